@@ -59,6 +59,12 @@ def build_parser():
     r.add_argument("--json", action="store_true")
     r.set_defaults(func=cmd_replay)
 
+    df = sub.add_parser("diff", help="what a variant changes in its base, rule by rule")
+    df.add_argument("base", metavar="BASE")
+    df.add_argument("variant", metavar="VARIANT")
+    df.add_argument("--json", action="store_true")
+    df.set_defaults(func=cmd_diff)
+
     pl = sub.add_parser("play", help="play one seat in the terminal against random players")
     pl.add_argument("spec", metavar="SPEC", nargs="?")
     pl.add_argument("--seats", type=int, default=None)
@@ -242,6 +248,15 @@ def render_replay(rep, d: dict) -> str:
         out.append(f"the deal is in progress ({d['phase']}); {d['turn']} to act")
         out.append("legal: " + ", ".join(d["legal"][:30]))
     return "\n".join(out)
+
+
+# ------------------------------------------------------------------ diff
+def cmd_diff(args) -> int:
+    from .diff import diff, render
+    from .spec import load
+    d = diff(load(args.base), load(args.variant))
+    print(json.dumps(d, indent=2) if args.json else render(d))
+    return EXIT_OK
 
 
 # ------------------------------------------------------------------ play

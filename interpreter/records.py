@@ -236,10 +236,36 @@ def _legal_strings(deal: Deal, seats) -> list:
     for s in deal.active:
         if s != deal.turn:
             out += [deal.action_to_string(a, s, seats) for a in deal.free_actions(s)]
-    if len(out) > 60:
-        # Long runs of numbers: show the ends.
-        out = out[:30] + ["…"] + out[-10:]
-    return out
+    return compress_numbers(out)
+
+
+def compress_numbers(actions: list) -> list:
+    """Collapse runs such as `A bid 66`, `A bid 67` … `A bid 280` into `A bid 66…280`
+    (numbers have no upper limit; the listed range is only what agents consider)."""
+    out, runs = [], {}
+    for text in actions:
+        words = text.split()
+        idx = next((i for i, w in enumerate(words) if w.isdigit()), None)
+        if idx is None:
+            out.append(text)
+            continue
+        key = (" ".join(words[:idx]), " ".join(words[idx + 1:]))
+        n = int(words[idx])
+        run = runs.get(key)
+        if run and run[1] == n - 1:
+            run[1] = n
+        else:
+            runs[key] = [n, n]
+            out.append(key)
+    result = []
+    for item in out:
+        if isinstance(item, tuple):
+            lo, hi = runs[item]
+            num = f"{lo}" if lo == hi else f"{lo}…{hi}"
+            result.append(" ".join(x for x in (item[0], num, item[1]) if x))
+        else:
+            result.append(item)
+    return result
 
 
 def explain(deal: Deal, a: int, seat: int, seats) -> str:
@@ -248,9 +274,20 @@ def explain(deal: Deal, a: int, seat: int, seats) -> str:
     who = seats[seat]
     if seat not in deal.pos:
         return f"{who} sits this deal out"
-    if seat != deal.turn and a not in (g.A_LOOK, g.A_CONCEDE):
-        return f"it is {seats[deal.turn]}'s turn, not {who}'s"
     phase = deal.phase
+    auction_action = a in (g.A_PASS, g.A_PASS_BLIND) or (a >= g.A_LADDER and not (
+        a >= g.A_NUMBER and (a - g.A_NUMBER) % 4 == 2))
+    if auction_action and phase != AUCTION:
+        extra = ""
+        if g.pass_final and deal.passes[seat]:
+            it = _rule_of(g, "pass_final")
+            extra = f" ({who} had passed, and a pass is final" + (f": rule `{it.name}`{_cl(it)}" if it else "") + ")"
+        return "the auction is over" + extra
+    if seat != deal.turn and a not in (g.A_LOOK, g.A_CONCEDE):
+        if phase == AUCTION and auction_action and g.pass_final and deal.passed[seat]:
+            it = _rule_of(g, "pass_final")
+            return f"{who} has passed, and a pass is final" + (f" (rule `{it.name}`{_cl(it)})" if it else "")
+        return f"it is {seats[deal.turn]}'s turn, not {who}'s"
     kind_play = a < g.A_PASS
     if a == g.A_LOOK:
         if not g.blind:
@@ -332,6 +369,10 @@ def explain(deal: Deal, a: int, seat: int, seats) -> str:
                 return (f"{who} must play {_follow_words(rule)} when able"
                         + (f" (rule `{it.name}`{_cl(it)})" if it else ""))
     return "not legal now"
+
+
+def _rule_of(g, kind):
+    return next((it for it in g.rules.values() if it.body.kind == kind), None)
 
 
 def _follow_rule(g, idx):
