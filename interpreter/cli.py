@@ -68,7 +68,7 @@ def build_parser():
     pl = sub.add_parser("play", help="play one seat in the terminal against random players")
     pl.add_argument("spec", metavar="SPEC", nargs="?")
     pl.add_argument("--seats", type=int, default=None)
-    pl.add_argument("--seat", default="A", help="the seat you play (default A)")
+    pl.add_argument("--seat", default=None, help="the seat you play (default: the first, A)")
     pl.add_argument("--seed", type=int, default=None)
     pl.add_argument("--deals", type=int, default=0, help="stop after this many deals (default: until the game ends)")
     pl.add_argument("--record", metavar="FILE", help="write the game as a hand record as it goes")
@@ -92,15 +92,18 @@ def cmd_validate(args) -> int:
             game = None
         usage = any("no such" in d.message or "is a folder" in d.message or "cannot read" in d.message
                     for d in out.errors) and len(out.errors) == 1 and not out.errors[0].location.line
+        examples = check_spec_examples(game, out) if game is not None else []
         ok = not out.errors
         results.append({"spec": ref, "valid": ok, "name": game.name if game else None,
+                        "examples": examples,
                         "diagnostics": [d.to_json() for d in out.diagnostics]})
         if not args.json:
             for d in out.diagnostics:
                 print(d.render(), file=sys.stderr)
             if ok:
                 warn = sum(1 for d in out.diagnostics if d.severity == "warning")
-                print(f"{ref}: valid ({game.title})" + (f", {warn} warning(s)" if warn else ""))
+                held = f", {len(examples)} example record(s) hold" if examples else ""
+                print(f"{ref}: valid ({game.title}){held}" + (f", {warn} warning(s)" if warn else ""))
             else:
                 n = len(out.errors)
                 print(f"{ref}: {n} error{'s' if n != 1 else ''}", file=sys.stderr)
@@ -109,6 +112,23 @@ def cmd_validate(args) -> int:
     if args.json:
         print(json.dumps(results if len(results) > 1 else results[0], indent=2))
     return worst
+
+
+def check_spec_examples(game, out: Collector) -> list:
+    """Replay the hand records of the spec's `examples` folder; a record whose `expect`
+    does not hold, or that does not replay, is an error of the spec."""
+    from pathlib import Path
+
+    from .errors import Location
+    from .records import check_examples
+    if not game.examples or not Path(game.examples).is_dir():
+        return []
+    checked = []
+    for path, problems in check_examples(game, game.examples):
+        checked.append(path)
+        for p in problems:
+            out.error(Location(path), f"example does not hold: {p}")
+    return checked
 
 
 # ------------------------------------------------------------------ simulate
@@ -203,11 +223,19 @@ def cmd_replay(args) -> int:
             print(f"talon: {e}", file=sys.stderr)
         return EXIT_INVALID
     data = rep.to_json()
+    from .records import check_expectations, read_record_file
+    problems = check_expectations(read_record_file(args.record)[0], data) if data["complete"] else []
+    if problems:
+        data["expectations_failed"] = problems
     if args.json:
         print(json.dumps(data, indent=2))
     else:
         print(render_replay(rep, data))
-    return EXIT_OK
+        if problems:
+            print(f"{args.record}: the record's `expect` does not hold:", file=sys.stderr)
+            for p in problems:
+                print(f"  {p}", file=sys.stderr)
+    return EXIT_INVALID if problems else EXIT_OK
 
 
 def render_replay(rep, d: dict) -> str:

@@ -400,6 +400,46 @@ def _src(it):
         return "its condition holds"
 
 
+# ------------------------------------------------------------------ expectations
+EXPECTABLE = ("deltas", "scores", "game_over", "winners")
+
+
+def check_expectations(rec: dict, result: dict) -> list:
+    """A record may carry `expect:` (any of deltas, scores, game_over, winners): the
+    results its author means. Returns the mismatches as sentences."""
+    exp = rec.get("expect")
+    if not exp:
+        return []
+    if not isinstance(exp, dict):
+        return ["`expect` should map deltas, scores, game_over or winners to their values"]
+    bad = []
+    for key, want in exp.items():
+        if key not in EXPECTABLE:
+            bad.append(f"`expect` has an unknown entry `{key}` (known: {', '.join(EXPECTABLE)})")
+            continue
+        got = result.get(key)
+        if key in ("deltas", "scores") and isinstance(want, dict) and isinstance(got, dict):
+            want = {str(k): v for k, v in want.items()}
+        if key == "winners" and isinstance(want, list) and isinstance(got, list):
+            want, got = sorted(map(str, want)), sorted(got)
+        if got != want:
+            bad.append(f"expected {key} {want}, got {got}")
+    return bad
+
+
+def check_examples(game, folder: str) -> list:
+    """Replay every record in a spec's examples folder; return (file, problems) pairs."""
+    out = []
+    for path in sorted(Path(folder).glob("*.y*ml")) + sorted(Path(folder).glob("*.json")):
+        try:
+            for rec in read_record_file(str(path)):
+                res = replay_record(rec, base_dir=str(path.parent), where=str(path), game=game).to_json()
+                out.append((str(path), check_expectations(rec, res)))
+        except TalonError as e:
+            out.append((str(path), [str(e)]))
+    return out
+
+
 # ------------------------------------------------------------------ summaries
 def deal_summary(deal: Deal, seats: list, before: dict) -> dict:
     g = deal.game

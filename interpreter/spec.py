@@ -220,9 +220,9 @@ def _apply_items(m: Merged, sf: SpecFile, out: Collector):
                 later = [i for i, x in enumerate(m.items) if SECTIONS.index(x.section) > order]
                 idx = later[0] if later else len(m.items)
             if it.position:
-                where, ref = it.position
+                where, ref, ref_loc = it.position
                 if ref not in names:
-                    out.error(it.loc, f"there is no rule `{ref}` to add `{it.name}` {where}" +
+                    out.error(ref_loc, f"there is no rule `{ref}` to add `{it.name}` {where}" +
                               (f" in {base_name}" if base_name else ""), did_you_mean(ref, names))
                     continue
                 idx = names[ref] + (1 if where == "after" else 0)
@@ -358,7 +358,7 @@ def _compile(m: Merged, out: Collector) -> Game | None:
              ranks=ranks, card_points=card_points, values=values, ladder=ladder,
              ladder_columns=columns, auction_kind=ladder_kind, deal_steps=steps,
              rules={it.name: it for it in m.items}, tables_data=t,
-             examples=next((str(Path(f.path).parent / f.examples) for f in reversed(m.files) if f.examples), ""))
+             examples=str(Path(head.path).parent / head.examples) if head.examples else "")
     contract_steps = []
     score_rules = []
     melds: dict = {}

@@ -51,7 +51,7 @@ class Item:
     body: Body | None
     section: str
     loc: Location
-    position: tuple = ()   # ("after"|"before", name) for add
+    position: tuple = ()   # ("after"|"before", name, Location) for add
     keys: tuple = ()       # for set / remove_entry
     value: object = None   # for set
 
@@ -172,10 +172,10 @@ class _Build(Transformer):
         return tuple(str(t) for t in c)
 
     def after(self, c):
-        return ("after", str(c[0]))
+        return ("after", str(c[0]), Location(self.path, c[0].line, c[0].column, c[0].end_column))
 
     def before(self, c):
-        return ("before", str(c[0]))
+        return ("before", str(c[0]), Location(self.path, c[0].line, c[0].column, c[0].end_column))
 
     def section_name(self, c):
         return str(c[0])
