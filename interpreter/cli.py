@@ -39,7 +39,7 @@ def build_parser():
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     v = sub.add_parser("validate", help="check spec files and report every problem")
-    v.add_argument("specs", nargs="+", metavar="SPEC", help="a spec name (501) or a path")
+    v.add_argument("specs", nargs="+", metavar="SPEC", help="a spec name (as in specs/) or a path")
     v.add_argument("--json", action="store_true", help="print the diagnostics as JSON")
     v.set_defaults(func=cmd_validate)
 
@@ -78,57 +78,89 @@ def build_parser():
 
 
 # ------------------------------------------------------------------ validate
-def cmd_validate(args) -> int:
+def _unreadable(ref: str):
+    """(message, hint) when the spec named on the command line cannot be read at all
+    (a usage or I/O error: exit status 2), else None."""
+    from .errors import did_you_mean
+    from .spec import bundled_names, resolve
+    path = resolve(ref)
+    try:
+        if not path.exists():
+            hint = did_you_mean(path.stem, bundled_names()) or ("bundled specs: " + ", ".join(bundled_names()))
+            if str(path) != ref and "/" not in ref and not ref.endswith(".talon"):
+                return f"no spec named `{ref}`: it is neither a file nor a bundled spec", hint
+            return f"no such spec file: `{ref}`", hint
+        if path.is_dir():
+            return f"`{path}` is a folder, not a spec file", "name a .talon file inside it"
+        if not path.is_file():
+            return f"`{path}` is not a regular file", ""
+        with open(path, "rb") as fh:
+            fh.read(1)
+    except OSError as e:
+        return f"cannot read `{path}`: {e.strerror or e}", ""
+    return None
+
+
+def validate_one(ref: str):
+    """Check one spec: (Collector, game or None, exit status). Never raises."""
+    from .errors import Location
     from .spec import check
+    out = Collector()
+    problem = _unreadable(ref)
+    if problem:
+        out.error(Location(ref), *problem)
+        return out, None, EXIT_USAGE
+    game = None
+    try:
+        game = check(ref, out)
+    except RecursionError:
+        out.error(Location(ref), "the spec is nested too deeply to check")
+    except MemoryError:
+        out.error(Location(ref), "the spec is too large to check")
+    except TalonError as e:
+        out.error(Location(ref), str(e))
+    except Exception as e:          # a bug in Talon: still one clear line, no traceback
+        out.error(Location(ref), f"internal error while checking the spec ({type(e).__name__}: {e})",
+                  "this is a bug in Talon; please report it with the spec")
+    if out.errors:
+        game = None
+    return out, game, EXIT_OK if not out.errors else EXIT_INVALID
+
+
+def cmd_validate(args) -> int:
+    """Check each spec; print every diagnostic (`path:line:col: error: …`, the line, a
+    caret, a hint). Exit 0 when all are valid, 1 when one is invalid, 2 when one cannot
+    be read (missing file, folder, unreadable)."""
     results = []
     worst = EXIT_OK
+    several = len(args.specs) > 1
     for ref in args.specs:
-        out = Collector()
-        try:
-            game = check(ref, out)
-        except RecursionError:
-            from .errors import Location
-            out.error(Location(ref), "the spec is nested too deeply to check")
-            game = None
-        usage = any("no such" in d.message or "is a folder" in d.message or "cannot read" in d.message
-                    for d in out.errors) and len(out.errors) == 1 and not out.errors[0].location.line
-        examples = check_spec_examples(game, out) if game is not None else []
-        ok = not out.errors
-        results.append({"spec": ref, "valid": ok, "name": game.name if game else None,
-                        "examples": examples,
-                        "diagnostics": [d.to_json() for d in out.diagnostics]})
-        if not args.json:
-            for d in out.diagnostics:
-                print(d.render(), file=sys.stderr)
-            if ok:
-                warn = sum(1 for d in out.diagnostics if d.severity == "warning")
-                held = f", {len(examples)} example record(s) hold" if examples else ""
-                print(f"{ref}: valid ({game.title}){held}" + (f", {warn} warning(s)" if warn else ""))
-            else:
-                n = len(out.errors)
-                print(f"{ref}: {n} error{'s' if n != 1 else ''}", file=sys.stderr)
-        if not ok:
-            worst = max(worst, EXIT_USAGE if usage else EXIT_INVALID)
+        out, game, status = validate_one(ref)
+        errors = [d for d in out.diagnostics if d.severity == "error"]
+        warnings = [d for d in out.diagnostics if d.severity != "error"]
+        results.append({"spec": ref, "valid": status == EXIT_OK,
+                        "status": {EXIT_OK: "valid", EXIT_INVALID: "invalid", EXIT_USAGE: "unreadable"}[status],
+                        "name": game.name if game else None, "title": game.title if game else None,
+                        "errors": len(errors), "warnings": len(warnings),
+                        "diagnostics": [d.to_json() for d in errors + warnings]})
+        worst = max(worst, status)
+        if args.json:
+            continue
+        # Errors first, then warnings, each group in file order.
+        for d in errors + warnings:
+            print(d.render(), file=sys.stderr)
+        if status == EXIT_OK:
+            print(f"{ref}: valid ({game.title})" + (f", {_count(len(warnings), 'warning')}" if warnings else ""))
+        elif several or len(out.diagnostics) > 1:
+            print(f"{ref}: {_count(len(errors), 'error')}" +
+                  (f", {_count(len(warnings), 'warning')}" if warnings else ""), file=sys.stderr)
     if args.json:
-        print(json.dumps(results if len(results) > 1 else results[0], indent=2))
+        print(json.dumps(results if several else results[0], indent=2, ensure_ascii=False))
     return worst
 
 
-def check_spec_examples(game, out: Collector) -> list:
-    """Replay the hand records of the spec's `examples` folder; a record whose `expect`
-    does not hold, or that does not replay, is an error of the spec."""
-    from pathlib import Path
-
-    from .errors import Location
-    from .records import check_examples
-    if not game.examples or not Path(game.examples).is_dir():
-        return []
-    checked = []
-    for path, problems in check_examples(game, game.examples):
-        checked.append(path)
-        for p in problems:
-            out.error(Location(path), f"example does not hold: {p}")
-    return checked
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 # ------------------------------------------------------------------ simulate
@@ -185,7 +217,7 @@ def table(headers, rows) -> str:
 
 def render_stats(d: dict) -> str:
     out = [f"{d['spec']}: {d['deals']} deals, {d['seats']} seats, seed {d['seed']}",
-           f"annulled (all passed): {d['annulled']}   abandoned: {d['abandoned']}   "
+           f"annulled: {d['annulled']}   abandoned: {d['abandoned']}   "
            f"conceded: {d['conceded']}   won blind: {d['blind_declarers']}", ""]
     rows = [[c["contract"], c["bid"], c["made"], f"{100 * c['made_rate']:.1f}%",
              f"{100 * c['ci95'][0]:.1f}–{100 * c['ci95'][1]:.1f}%"] for c in d["contracts"]]
@@ -243,7 +275,8 @@ def render_replay(rep, d: dict) -> str:
     for k, dd in enumerate(d["deals"], 1):
         head = f"deal {dd['deal_number']}, dealer {dd['dealer']}: "
         if dd["result"] == "annulled":
-            out.append(head + "annulled (every seat passed)")
+            out.append(head + (f"annulled ({dd['unpartnered']} found no partner)" if dd.get("unpartnered")
+                               else "annulled (every seat passed)"))
             continue
         if "declarer" in dd:
             c = dd["contract"]

@@ -119,6 +119,40 @@ class Game:
         self.A_NUMBER = self.A_LADDER + 2 * max(len(self.ladder), 1)  # + 4*v (+1 blind, +2 contract)
         pts = sum(self.card_points)
         self.max_points = pts + self._max_meld_total()
+        self._build_play_tables()
+
+    def _build_play_tables(self):
+        """Tables the play loop reads instead of computing: the meld leads (a card mask
+        per meld and suit, with its lead actions in sorted order) and, for every choice
+        of trumps and suit led, each card's strength in the trick (0: cannot win it)."""
+        R, n = self.n_ranks, self.n_cards
+        self.meld_leads = []
+        for mi, m in enumerate(self.melds):
+            for suit in range(self.n_suits):
+                cards = sorted(suit * R + r for r in m.ranks)
+                mask = 0
+                for c in cards:
+                    mask |= 1 << c
+                self.meld_leads.append((mask, tuple(self.A_MELD + mi * n + c for c in cards)))
+        # trick_keys[trumps + 1][suit led][card]: a higher key beats a lower one.
+        self.trick_keys = []
+        for t in range(-1, self.n_suits):
+            per_led = []
+            for led in range(self.n_suits):
+                keys = []
+                for c in range(n):
+                    s, r = self.card_suit[c], self.card_rank[c]
+                    if s == t and self.trick_trumps:
+                        keys.append(2 * R - r)
+                    elif s == led:
+                        keys.append(R - r)
+                    else:
+                        keys.append(0)
+                per_led.append(keys)
+            self.trick_keys.append(per_led)
+        # beats[trumps + 1][suit led][card]: the mask of the cards that beat it.
+        self.beats = [[[sum(1 << c for c in range(n) if keys[c] > keys[w]) for w in range(n)]
+                       for keys in per_led] for per_led in self.trick_keys]
 
     def _max_meld_total(self):
         """The most all melds could add to one seat: each meld once in every suit,
@@ -173,6 +207,10 @@ class Deal:
         self.scores_before = list(self.scores)
         self.active = g.active_seats(n_seats, dealer)
         self.pos = {s: i for i, s in enumerate(self.active)}
+        self.n_active = len(self.active)
+        self.next_seat = [-1] * n_seats   # the next active seat in playing order
+        for i, s in enumerate(self.active):
+            self.next_seat[s] = self.active[i + 1 - len(self.active)]
         self.phase = None                 # None until dealt (a chance node)
         self.hands = [0] * n_seats
         self.dealt = [0] * n_seats
@@ -580,41 +618,28 @@ class Deal:
                 m = cand & g.suit_mask[self.trick_suit]
             elif rule == "trump":
                 m = cand & g.suit_mask[self.trumps] if self.trumps >= 0 else 0
-            else:   # beats-trick
-                m = 0
-                wc = self.win_card
-                ws = g.card_suit[wc]
-                t = self.trumps
-                for c in _bits(cand):
-                    cs = g.card_suit[c]
-                    if cs == ws:
-                        if g.card_rank[c] < g.card_rank[wc]:
-                            m |= 1 << c
-                    elif cs == t and g.trick_trumps:
-                        m |= 1 << c
+            else:   # beats-trick: the cards stronger than the winning card so far
+                m = cand & g.beats[self.trumps + 1][self.trick_suit][self.win_card]
             if m:
                 cand = m
         return cand
 
     def _play_actions(self, s: int):
-        g = self.game
+        """Sorted: the cards (ascending), then the meld leads (all above the cards)."""
         hand = self.hands[s]
-        mask = self._follow_mask(hand)
-        acts = list(_bits(mask))
-        if not self.trick and g.melds:
+        if self.trick:
+            return _bits(self._follow_mask(hand))
+        acts = _bits(hand)
+        if self.game.melds:
             acts += self._meld_leads(s, hand)
-        return sorted(acts)
+        return acts
 
     def _meld_leads(self, s: int, hand: int):
-        g = self.game
+        """Lead actions announcing a meld held in `hand`, sorted."""
         out = []
-        R = g.n_ranks
-        for mi, m in enumerate(g.melds):
-            for suit in range(g.n_suits):
-                cards = [suit * R + r for r in m.ranks]
-                if all(hand >> c & 1 for c in cards):
-                    for c in cards:
-                        out.append(g.A_MELD + mi * g.n_cards + c)
+        for mask, acts in self.game.meld_leads:
+            if hand & mask == mask:
+                out += acts
         return out
 
     def _apply_play(self, s: int, a: int):
@@ -634,27 +659,27 @@ class Deal:
             self.exposed_visible = False
         trick = self.trick
         trick.append((s, c))
-        if len(trick) == 1:
+        k = len(trick)
+        if k == 1:
             self.trick_suit = g.card_suit[c]
+            # Trumps change, if ever, only between tricks (see pending_trumps).
+            self.trick_keys = g.trick_keys[self.trumps + 1][self.trick_suit]
             self.win_seat, self.win_card = s, c
-        else:
-            wc = self.win_card
-            cs, ws = g.card_suit[c], g.card_suit[wc]
-            if (cs == ws and g.card_rank[c] < g.card_rank[wc]) or (
-                    cs == self.trumps and ws != cs and g.trick_trumps):
-                self.win_seat, self.win_card = s, c
-        if len(trick) < len(self.active):
-            i = self.pos[s] + 1
-            self.turn = self.active[i if i < len(self.active) else 0]
+        elif self.trick_keys[c] > self.trick_keys[self.win_card]:
+            self.win_seat, self.win_card = s, c
+        if k < self.n_active:
+            self.turn = self.next_seat[s]
             return
-        # The trick is complete.
+        self._end_trick()
+
+    def _end_trick(self):
+        """The trick is complete: its winner takes it and leads the next."""
+        g = self.game
+        trick = self.trick
         w = self.win_seat
         self.tricks[w] += 1
-        pts = 0
         cp = g.card_points
-        for _, tc in trick:
-            pts += cp[tc]
-        self.card_points[w] += pts
+        self.card_points[w] += sum([cp[tc] for _, tc in trick])
         self.history_tricks.append((self.leader, trick, w))
         self.trick = []
         self.tricks_done += 1
@@ -701,6 +726,94 @@ class Deal:
             return sorted(acts)
         return self.free_actions(seat)
 
+    def random_play_action(self, rng) -> int:
+        """In the play phase, the action ``rng.choice(self.legal_actions())`` picks: the
+        same action from the same random draw, found without building the list."""
+        g = self.game
+        s = self.turn
+        hand = self.hands[s]
+        if self.trick:
+            mask = self._follow_mask(hand)
+            extra = ()
+        else:
+            mask = hand
+            extra = self._meld_leads(s, hand) if g.melds else ()
+        n = mask.bit_count()
+        total = n + len(extra)
+        if g.concede is not None and self._can_concede(s):
+            total += 1
+        r = rng._randbelow(total)      # as Random.choice draws its index
+        if r < n:
+            while r:
+                mask &= mask - 1
+                r -= 1
+            return (mask & -mask).bit_length() - 1
+        r -= n
+        return extra[r] if r < len(extra) else g.A_CONCEDE
+
+    def play_random(self, rng):
+        """Play the rest of the play phase at random: each action is the one
+        ``random_play_action(rng)`` picks, applied as ``apply_action`` would."""
+        g = self.game
+        history, hands, next_seat = self.history, self.hands, self.next_seat
+        below = rng._randbelow
+        # Random.choice draws its index with _randbelow; for random.Random that is
+        # getrandbits(k) until below the bound, done here without the call.
+        getbits = rng.getrandbits if type(rng)._randbelow is _RANDBELOW else None
+        leads = g.meld_leads
+        concede = g.concede is not None
+        n_active, exposed = self.n_active, self.exposed
+        sm = g.suit_mask
+        while self.phase == PLAY:
+            # random_play_action, inlined.
+            s = self.turn
+            hand = hands[s]
+            trick = self.trick
+            if trick:
+                mask = hand & sm[self.trick_suit]
+                if not mask:
+                    mask = hand & sm[self.trumps] if self.trumps >= 0 else 0
+                    if not mask: mask = hand
+                extra = ()
+            else:
+                mask = hand
+                extra = self._meld_leads(s, hand) if leads else ()
+            n = mask.bit_count()
+            total = n + len(extra)
+            if concede and self._can_concede(s):
+                total += 1
+            if getbits is not None:
+                k = total.bit_length()
+                r = getbits(k)
+                while r >= total:
+                    r = getbits(k)
+            else:
+                r = below(total)
+            if r >= n:
+                r -= n
+                self.apply_action(extra[r] if r < len(extra) else g.A_CONCEDE)
+                continue
+            while r:
+                mask &= mask - 1
+                r -= 1
+            c = (mask & -mask).bit_length() - 1
+            # apply_action(c), inlined: _apply_play for a card without a meld.
+            history.append((s, c))
+            hands[s] = hand & ~(1 << c)
+            if c == exposed:
+                self.exposed_visible = False
+            trick.append((s, c))
+            if len(trick) == 1:
+                self.trick_suit = g.card_suit[c]
+                self.trick_keys = g.trick_keys[self.trumps + 1][self.trick_suit]
+                self.win_seat, self.win_card = s, c
+            elif self.trick_keys[c] > self.trick_keys[self.win_card]:
+                self.win_seat, self.win_card = s, c
+            if len(trick) < n_active:
+                self.turn = next_seat[s]
+            else:
+                self._end_trick()
+
     def is_legal(self, a: int, seat: int) -> bool:
         """Like ``a in legal_actions(seat)``, but also for numbers above the listed
         range (numeric bids and contracts have no upper limit)."""
@@ -736,6 +849,8 @@ class Deal:
         g = self.game
         s = self.turn if seat is None else seat
         self.history.append((s, a))
+        if a < g.A_PASS and self.phase == PLAY:
+            return self._apply_play(s, a)
         if a == g.A_LOOK:
             self.looked[s] = True
             return
@@ -922,6 +1037,7 @@ class Deal:
 
 
 _ENV = Env()
+_RANDBELOW = getattr(random.Random, "_randbelow_with_getrandbits", None)
 
 
 class _Probe:
@@ -934,11 +1050,14 @@ class _Probe:
         return 0
 
 
-def _bits(m: int):
+def _bits(m: int) -> list:
+    """The set bits of `m` (card ints), lowest first."""
+    out = []
     while m:
         low = m & -m
-        yield low.bit_length() - 1
+        out.append(low.bit_length() - 1)
         m ^= low
+    return out
 
 
 class Match:

@@ -8,6 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
+SHOWN_WIDTH = 100   # longest source line shown under a message (longer: a window)
+
+
 class TalonError(ValueError):
     """Root of every error Talon reports to a user (never shown as a traceback)."""
 
@@ -36,14 +39,23 @@ class Diagnostic:
     def render(self) -> str:
         out = [f"{self.location}: {self.severity}: {self.message}"]
         if self.source_line and self.location.line:
-            out.append("    " + self.source_line.rstrip("\n"))
+            text = self.source_line.rstrip("\n").replace("\t", " ")
             col = max(self.location.column, 1)
             width = 1
             if self.location.end_column > col:
                 width = self.location.end_column - col
+            if len(text) > SHOWN_WIDTH:
+                # Show a window of a long line around the mistake.
+                start = max(0, min(col - 1 - SHOWN_WIDTH // 2, len(text) - SHOWN_WIDTH))
+                shown = text[start:start + SHOWN_WIDTH]
+                lead = "…" if start else ""
+                text = lead + shown + ("…" if start + SHOWN_WIDTH < len(text) else "")
+                col = col - start + len(lead)
+                width = max(1, min(width, SHOWN_WIDTH - (col - 1 - len(lead))))
+            out.append("    " + text)
             out.append("    " + " " * (col - 1) + "^" * width)
         if self.hint:
-            out.append(f"    hint: {self.hint}")
+            out.append("    hint: " + self.hint.replace("\n", "\n          "))
         return "\n".join(out)
 
     def to_json(self) -> dict:

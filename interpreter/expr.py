@@ -169,7 +169,7 @@ class Compiler:
             self._err(e, f"unknown function `{name}`", did_you_mean(name, arity) or
                       "functions are round(x, n), min(a, b), max(a, b), abs(x)")
         if arity[name] and len(fs) != arity[name]:
-            self._err(e, f"`{name}` takes {arity[name]} value(s), not {len(fs)}")
+            self._err(e, f"`{name}` takes {'one value' if arity[name] == 1 else f'{arity[name]} values'}, not {len(fs)}")
         if name == "round":
             fx, fn = fs
             def rnd(st, env):

@@ -113,7 +113,7 @@ def replay_file(path: str, spec_override: str | None = None) -> Replay:
     recs = read_record_file(path)
     if len(recs) != 1:
         raise RecordError(f"{path}: holds {len(recs)} records; replay one deal or one game at a time "
-                          "(or use `talon replay --each`)")
+                          "(one record a file)")
     return replay_record(recs[0], base_dir=str(Path(path).parent), where=path, spec_override=spec_override)
 
 
@@ -201,6 +201,8 @@ def _deal_cards(deal: Deal, dr: dict, names: dict, where: str):
         talon = [g.parse_card(str(c)) for c in (dr.get("talon") or [])]
         exposed = g.parse_card(str(dr["exposed"])) if dr.get("exposed") is not None else -1
         deal.set_cards(hs, talon, exposed)
+    except RecordError:
+        raise                       # already says where
     except ValueError as e:
         msg = str(e)
         for n, i in names.items():
@@ -342,6 +344,8 @@ def explain(deal: Deal, a: int, seat: int, seats) -> str:
             return f"{seats[d]} has already been given a card"
         if step == "contract" and a >= g.A_NUMBER:
             return f"the contract must be at least the bid ({deal.bid_value})"
+        if step == "trumps" and a == g.A_TRUMPS + 4:
+            return "trumps must be a suit here: `none` is not allowed"
         return f"the declarer must now {words.get(step, step)}"
     if phase == PLAY:
         if not kind_play:
@@ -447,6 +451,8 @@ def deal_summary(deal: Deal, seats: list, before: dict) -> dict:
            "scores_before": before}
     if deal.annulled:
         out["result"] = "annulled"
+        if deal.highest is not None and g.auction_kind == "ladder":
+            out["unpartnered"] = g.ladder[deal.highest].name   # left without a partner
     elif deal.abandoned:
         out["result"] = "abandoned"
     elif deal.phase == DONE:

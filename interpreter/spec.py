@@ -28,7 +28,7 @@ REQUIRED = {"seats": "how many seats play (`seats: 3 seats`)",
 
 
 def resolve(ref: str) -> Path:
-    """A spec named by name (`501`) or by path."""
+    """A spec named by its name (a file of specs/) or by path."""
     p = Path(ref)
     if p.suffix == ".talon" or os.sep in ref or "/" in ref:
         return p
@@ -54,7 +54,11 @@ def read_text(path: Path, out: Collector, what: str = "spec file", at: Location 
         if path.is_dir():
             out.error(loc, f"`{path}` is a folder, not a {what}")
             return None
-        data = path.read_bytes()
+        if path.exists() and not path.is_file():
+            out.error(loc, f"`{path}` is not a regular file")
+            return None
+        with open(path, "rb") as fh:       # bounded: never read more than the limit
+            data = fh.read(MAX_SPEC_BYTES + 1)
     except FileNotFoundError:
         hint = ""
         if what == "spec file":
@@ -65,16 +69,20 @@ def read_text(path: Path, out: Collector, what: str = "spec file", at: Location 
         out.error(loc, f"cannot read `{path}`: {e.strerror}")
         return None
     if len(data) > MAX_SPEC_BYTES:
-        out.error(Location(str(path)), f"the {what} is too large ({len(data)} bytes; at most {MAX_SPEC_BYTES})")
+        out.error(Location(str(path)), f"the {what} is too large (more than {MAX_SPEC_BYTES} bytes)")
         return None
     if b"\x00" in data:
-        out.error(Location(str(path)), f"the {what} is binary, not text")
+        nul = data.index(b"\x00")
+        out.error(Location(str(path), data[:nul].count(b"\n") + 1, nul - (data.rfind(b"\n", 0, nul) + 1) + 1),
+                  f"the {what} is binary, not text")
         return None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         line = data[:e.start].count(b"\n") + 1
-        out.error(Location(str(path), line, 1), f"the {what} is not UTF-8 text (byte {e.start})")
+        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        out.error(Location(str(path), line, col), f"the {what} is not UTF-8 text (byte {e.start} cannot be read)",
+                  "save the file as UTF-8")
         return None
 
 
@@ -120,6 +128,10 @@ def _load_chain(path: str, out: Collector, chain: list, at: Location | None = No
     if sf is None:
         return None
     base_dir = Path(path).parent
+    if sf.kind == "game" and sf.extends:
+        out.error(sf.extends_loc, "only a `variant` can extend another spec",
+                  "start the file with `variant NAME` instead of `game NAME`")
+        sf.kind = "variant"     # read on as the variant it means to be: the rest is checked once
     if sf.kind == "variant":
         if not sf.extends:
             out.error(sf.loc, f"variant `{sf.name}` does not say which spec it extends",
@@ -128,6 +140,11 @@ def _load_chain(path: str, out: Collector, chain: list, at: Location | None = No
         base_path = resolve(sf.extends) if "/" not in sf.extends else base_dir / sf.extends
         if not base_path.exists() and (base_dir / f"{sf.extends}.talon").exists():
             base_path = base_dir / f"{sf.extends}.talon"
+        if not base_path.exists():
+            known = sorted({p.stem for p in base_dir.glob("*.talon")} | set(bundled_names()))
+            out.error(sf.extends_loc, f"there is no spec `{sf.extends}` to extend",
+                      did_you_mean(sf.extends, known) or "bundled specs: " + ", ".join(bundled_names()))
+            return None
         base = _load_chain(str(base_path), out, chain + [real], sf.extends_loc)
         if base is None:
             return None
@@ -278,9 +295,10 @@ def _table_edit(m: Merged, it: Item, base_name: str, out: Collector):
         if isinstance(node, list):
             out.error(it.loc, f"set a field of one entry: `set {' '.join(keys)} FIELD to VALUE`")
             return
-        if isinstance(node, dict) and len(keys) > 2 and last not in node and keys[0] != "values":
-            # A new column on a ladder row is allowed; a mistyped one is likely.
-            pass
+        if isinstance(node, dict) and last not in node and did_you_mean(last, node):
+            # A new entry is allowed, but one this close to an existing one is likely a typo.
+            out.warn(it.loc, f"{where} has no `{last}` in `{'.'.join(keys[:-1])}`: this adds it",
+                     did_you_mean(last, node))
         node[last] = it.value
         m.positions[tuple(keys) + ("$value",)] = it.loc
     else:
@@ -322,6 +340,7 @@ def _compile(m: Merged, out: Collector) -> Game | None:
     for kind, what in REQUIRED.items():
         if kind not in by_kind:
             out.error(head.loc, f"the spec does not say {what}")
+    _check_auction(by_kind, head, out)
     ladder_rows = t.get("ladder") or []
     ladder_kind = "ladder" if "ladder_bids" in by_kind else "numeric"
     if ladder_kind == "ladder" and not ladder_rows:
@@ -372,7 +391,7 @@ def _compile(m: Merged, out: Collector) -> Game | None:
             bad = [n for n in a["counts"] if not 2 <= n <= 8]
             if bad:
                 out.error(b.loc, f"a table seats 2 to 8 players, not {bad[0]}")
-            g["seat_counts"] = tuple(a["counts"])
+            g["seat_counts"] = tuple(n for n in a["counts"] if 2 <= n <= 8) or (2,)
         elif k == "sit_out":
             g["sit_out_when"] = a["when_seats"]
         elif k == "start_score":
@@ -440,10 +459,10 @@ def _compile(m: Merged, out: Collector) -> Game | None:
                 out.error(b.loc, "conceding needs contracts with trick goals (a ladder with least/most)")
         elif k == "meld":
             rk = []
-            for r in a["ranks"]:
+            for r, rloc in zip(a["ranks"], a.get("rank_locs") or [b.loc] * len(a["ranks"])):
                 r = "10" if r == "T" else r
                 if r not in ranks:
-                    out.error(b.loc, f"`{r}` is not a rank of this deck ({' '.join(ranks)})")
+                    out.error(rloc, f"`{r}` is not a rank of this deck ({' '.join(ranks)})")
                 else:
                     rk.append(ranks.index(r))
             if len(set(rk)) != len(rk):
@@ -457,7 +476,7 @@ def _compile(m: Merged, out: Collector) -> Game | None:
             _, g["made"] = cc.compile(a["expr"], deal_scope, BOOL)
         elif k == "let":
             if a["name"] in cc.lets or a["name"] in values:
-                out.error(b.loc, f"`{a['name']}` is already defined")
+                out.error((a.get("name_locs") or [b.loc])[0], f"`{a['name']}` is already defined")
             t2, f = cc.compile(a["expr"], seat_scope)
             if f:
                 cc.lets[a["name"]] = (t2, f)
@@ -488,7 +507,7 @@ def _compile(m: Merged, out: Collector) -> Game | None:
         name = b.args["meld"]
         meld = melds.get(name)
         if meld is None:
-            out.error(b.loc, f"there is no meld `{name}`", did_you_mean(name, melds) or
+            out.error((b.args.get("name_locs") or [b.loc])[0], f"there is no meld `{name}`", did_you_mean(name, melds) or
                       "define it first: `NAME: meld of K and Q of one suit, announced when leading one of them`")
             continue
         if b.kind == "meld_worth":
@@ -548,7 +567,7 @@ def _compile(m: Merged, out: Collector) -> Game | None:
                           f"`{c.name}` plays in the exposed suit, but no card is dealt face up")
     if "game_end" not in by_kind:
         out.warn(head.loc, "no rule ends the game: only single deals can be played")
-    if not score_rules:
+    if "score" not in by_kind:
         out.warn(head.loc, "no scoring rule: every deal scores zero")
     if out.errors:
         return None
@@ -557,6 +576,14 @@ def _compile(m: Merged, out: Collector) -> Game | None:
     except (TypeError, ValueError) as e:
         out.error(head.loc, f"the spec is inconsistent: {e}")
         return None
+
+
+def _check_auction(by_kind: dict, head, out: Collector):
+    """The engine's deal runs an auction: a spec must say what a bid is."""
+    if "numeric_bids" not in by_kind and "ladder_bids" not in by_kind:
+        out.error(head.loc, "the spec does not say what a bid is",
+                  "add to the auction section `bids: a bid is a number from N, above the highest bid` "
+                  "or `bids: a bid is a contract from the ladder, above the highest bid`")
 
 
 def _active_counts(g: dict):
@@ -570,7 +597,9 @@ def _contract_index(ladder, name, b, out):
     for i, c in enumerate(ladder):
         if c.name == name:
             return i
-    out.error(b.loc, f"there is no contract `{name}` in the ladder", did_you_mean(name, [c.name for c in ladder]))
+    names, locs = b.args.get("contracts") or (b.args.get("contract"),), b.args.get("name_locs", ())
+    at = locs[names.index(name)] if name in names and names.index(name) < len(locs) else b.loc
+    out.error(at, f"there is no contract `{name}` in the ladder", did_you_mean(name, [c.name for c in ladder]))
     return None
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from lark import Lark, Token, Transformer, Tree, v_args
+from lark.visitors import Transformer_NonRecursive
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from .errors import Collector, Location
@@ -32,6 +33,29 @@ class E:
             return self.args[0]
         if self.op == "lookup":
             return f"{self.args[0].text()} of {self.args[1].text()}"
+        text = self._text()
+        return text if len(text) <= 60 else text[:59] + "…"
+
+    def _text(self) -> str:
+        """The expression written out again (for messages; nesting is bounded)."""
+        a = self.args
+        t = lambda x: x.text() if isinstance(x, E) else str(x)
+        if self.op in ("arith", "cmp"):
+            return f"{t(a[1])} {a[0]} {t(a[2])}"
+        if self.op == "call":
+            return f"{a[0]}({', '.join(t(x) for x in a[1:])})"
+        if self.op == "neg":
+            return f"-{t(a[0])}"
+        if self.op == "not":
+            return f"not {t(a[0])}"
+        if self.op in ("and", "or"):
+            return f" {self.op} ".join(t(x) for x in a)
+        if self.op == "if":
+            return f"{t(a[1])} if {t(a[0])} else {t(a[2])}"
+        if self.op == "any_seat":
+            return f"any seat has {t(a[0])}"
+        if self.op == "every_seat":
+            return f"every seat has {t(a[0])}"
         return self.op
 
 
@@ -73,8 +97,9 @@ class SpecFile:
 
 @lru_cache(maxsize=1)
 def parser() -> Lark:
+    from .parse_errors import GlueCheck
     return Lark(grammar_path("talon.lark").read_text(encoding="utf-8"), parser="lalr",
-                propagate_positions=True, maybe_placeholders=False)
+                propagate_positions=True, maybe_placeholders=False, postlex=GlueCheck())
 
 
 def _loc(path: str, meta_or_token) -> Location:
@@ -88,7 +113,7 @@ def _loc(path: str, meta_or_token) -> Location:
     return Location(path, line, col, end_col)
 
 
-class _Build(Transformer):
+class _Build(Transformer_NonRecursive):   # iterative: deep formulas cannot overflow the stack
     def __init__(self, path: str):
         super().__init__()
         self.path = path
@@ -234,6 +259,9 @@ def _body(path: str, tree: Tree) -> Body:
     ints, names, exprs = _ints(c), _names(c), _exprs(c)
     strs = [x for x in c if isinstance(x, str) and not isinstance(x, Token)]
     a: dict = {}
+    # Where each name and rank of the body is written (for precise messages).
+    a_locs = {"name_locs": tuple(_loc(path, t) for t in c if isinstance(t, Token) and t.type == "NAME"),
+              "rank_locs": tuple(_loc(path, t) for t in c if isinstance(t, Token) and t.type == "RANK")}
     if k == "seats":
         a = {"counts": tuple(ints)}
     elif k == "sit_out":
@@ -276,6 +304,7 @@ def _body(path: str, tree: Tree) -> Body:
         a = {"when": exprs[0] if len(exprs) > 1 else None, "payee": strs[0], "expr": exprs[-1]}
     elif k == "winners":
         a = {"set": c[0], "prefer": tuple(c[1:])}
+    a.update(a_locs)
     return Body(k, a, loc)
 
 
@@ -295,95 +324,52 @@ BODY_SECTION = {
     "game_end": "end", "winners": "end",
 }
 
-# Words a person would use for each token the parser may expect.
-_TOKEN_WORDS = {
-    "INT": "a number", "NAME": "a name", "_NL": "the end of the line", "COLON": "`:`",
-    "LSQB": "`[`", "RSQB": "`]`", "COMMA": "`,`", "LPAR": "`(`", "RPAR": "`)`",
-    "STRING": "a quoted title", "SPECNAME": "a spec name", "RANK": "a rank (A K Q J 10 … 2)",
-    "CLAUSE": "a clause id such as R501-17", "COMPARE": "a comparison (>= <= = < >)",
-    "ADD_OP": "`+` or `-`", "MUL_OP": "`*` or `/`", "MINUS": "`-`", "EQUAL": "`=`",
-    "DIRECTION": "left or right", "FLOW": "a value", "SEMICOLON": "`;`", "OR_NONE": "`or none`",
-    "$END": "the end of the file", "__ANON_0": "`'s`",
-}
-
-
 def _expected_words(expected) -> list[str]:
-    words = []
-    for t in sorted(expected):
-        if t in _TOKEN_WORDS:
-            words.append(_TOKEN_WORDS[t])
-            continue
-        try:
-            term = parser().get_terminal(t)
-            pat = term.pattern
-            if pat.type == "str":
-                words.append(f"`{pat.value}`")
-                continue
-        except KeyError:
-            pass
-        words.append(t.lower())
-    return sorted(set(words))
+    """Terminal names -> plain words (see parse_errors.describe_expected)."""
+    from .parse_errors import describe_expected
+    return describe_expected(expected)
 
 
 def parse(text: str, path: str, out: Collector) -> SpecFile | None:
-    """Parse one spec file; report every syntax error found (recovering line by line)."""
+    """Parse one spec file; report every syntax error found, each in the player's words
+    (see ``parse_errors``: after the first error, every following line is checked on its
+    own, so one run reports every bad line)."""
+    from .parse_errors import check_header, check_nesting, check_parens
     out.sources[path] = text
     if not text.strip():
         out.error(Location(path, 1, 1), "the spec file is empty",
-                  "a spec starts with `game NAME` or `variant NAME`")
+                  'a spec starts with its `game` or `variant` line, such as `game NAME "Title"`')
+        return None
+    if not check_parens(text, path, out):
         return None
     if not text.endswith("\n"):
         text += "\n"
-    lines = text.split("\n")
-    errors_before = len(out.errors)
-    tree = None
-    # Parse; on an error, report it, blank the offending line and try again, so that
-    # one run reports every bad line.
-    for _ in range(200):
-        try:
-            tree = parser().parse("\n".join(lines))
-            break
-        except UnexpectedInput as e:
-            line = getattr(e, "line", 0) or 0
-            col = getattr(e, "column", 0) or 0
-            _report(e, path, line, col, out)
-            if isinstance(e, UnexpectedEOF) or line <= 0 or line > len(lines) or not lines[line - 1].strip():
-                # Nothing left to blank on that line: give up here.
-                return None
-            lines[line - 1] = ""
-    if tree is None or len(out.errors) > errors_before:
+    try:
+        tree = parser().parse(text)
+    except Exception as e:      # UnexpectedInput or Glued: explain line by line
+        _report(e, path, text, out)
         return None
-    return _build(tree, path, out)
+    if not check_header(tree, path, out) or not check_nesting(tree, path, out):
+        return None
+    try:
+        return _build(tree, path, out)
+    except RecursionError:
+        out.error(Location(path, 1, 1), "the spec is nested too deeply to read")
+        return None
 
 
-def _report(e: UnexpectedInput, path: str, line: int, col: int, out: Collector):
-    if isinstance(e, UnexpectedCharacters):
-        ch = e.char
-        out.error(Location(path, line, col, col + 1), f"unexpected character `{ch}`",
-                  "names are lowercase words joined by hyphens; numbers are whole numbers")
-        return
-    if isinstance(e, UnexpectedToken):
-        tok = e.token
-        got = "the end of the line" if tok.type == "_NL" else (
-            "the end of the file" if tok.type == "$END" else f"`{tok}`")
-        exp = _expected_words(e.expected)
-        prev = ""
-        try:
-            prev = str(e.token_history[-1]) if e.token_history else ""
-        except Exception:
-            prev = ""
-        msg = f"unexpected {got}"
-        if prev:
-            msg += f" after `{prev}`"
-        hint = ""
-        if exp:
-            shown = exp if len(exp) <= 8 else exp[:8] + ["…"]
-            hint = "expected " + ", ".join(shown)
-        end = col + max(len(str(tok)), 1) if tok.type not in ("_NL", "$END") else col + 1
-        out.error(Location(path, line, col, end), msg, hint)
-        return
-    out.error(Location(path, line, col), "the spec ends too early",
-              "a section needs its rules; a rule needs `name: body`")
+def _report(e: Exception, path: str, text: str, out: Collector):
+    """Report the syntax errors of a file the parser rejected with `e`."""
+    from .parse_errors import report_lines
+    lines = text.split("\n")
+    line = getattr(e, "line", 0) or getattr(getattr(e, "first", None), "line", 0) or 1
+    before = len(out.errors)
+    report_lines(lines, path, out, first_line=max(1, min(line, len(lines))))
+    if len(out.errors) == before:
+        # The line-by-line check found nothing: report the parser's own finding.
+        col = getattr(e, "column", 0) or 1
+        out.error(Location(path, line, col, col + 1), "the spec cannot be read here",
+                  "a rule reads `name [clause ids]: what it says`, one rule per line")
 
 
 def _build(tree: Tree, path: str, out: Collector) -> SpecFile:
@@ -398,13 +384,14 @@ def _build(tree: Tree, path: str, out: Collector) -> SpecFile:
             spec.kind = node.data
             spec.name = str(node.children[0])
             spec.title = str(node.children[1])[1:-1] if len(node.children) > 1 else spec.name
-            spec.loc = _loc(path, node.meta)
+            name_tok = node.children[0]
+            spec.loc = Location(path, node.meta.line, node.meta.column, name_tok.end_column)
         elif node.data == "extends":
             spec.extends = str(node.children[0])
-            spec.extends_loc = _loc(path, node.meta)
+            spec.extends_loc = _loc(path, node.children[0])
         elif node.data == "tables_file":
             spec.tables = str(node.children[0])[1:-1]
-            spec.tables_loc = _loc(path, node.meta)
+            spec.tables_loc = _loc(path, node.children[0])
         elif node.data == "examples":
             spec.examples = str(node.children[0])[1:-1]
         elif node.data == "section":
@@ -419,6 +406,9 @@ def _item(path: str, it: Tree, section: str) -> Item:
     loc = _loc(path, it.meta)
     if it.data in ("set_entry", "remove_entry"):
         keys = tuple(str(k) for k in (c[:-1] if it.data == "set_entry" else c))
+        toks = [k for k in (c[:-1] if it.data == "set_entry" else c) if isinstance(k, Token)]
+        if toks and toks[0].line == toks[-1].line:     # point at the keys
+            loc = Location(path, toks[0].line, toks[0].column, toks[-1].end_column)
         return Item(it.data.replace("_entry", "") if it.data == "set_entry" else "remove_entry",
                     ".".join(keys), (), None, section, loc, keys=keys,
                     value=c[-1] if it.data == "set_entry" else None)

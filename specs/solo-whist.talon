@@ -18,7 +18,7 @@ auction:
   opener [RSW-7]: left of the dealer speaks first
   bids [RSW-7]: a bid is a contract from the ladder, above the highest bid
   prop-opens [RSW-8]: prop may be bid only when the highest bid is none
-  cop-accepts [RSW-8]: cop may be bid only when the highest bid is prop
+  cop-accepts [RSW-8]: cop may be bid only when the highest bid is prop and the highest bidder is not speaker
   royal-overcall [RSW-4]: abundance-in-trumps may be bid only when the highest bid is abundance
   pass-is-final [RSW-9]: a seat that has passed does not speak again
   second-chance [RSW-9]: a seat that has passed may bid cop when speaker is opener and passes of speaker = 1 and bids in the first round = 1 and the highest bid is prop

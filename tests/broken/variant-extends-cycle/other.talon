@@ -1,0 +1,5 @@
+variant other "Two"
+extends spec
+
+play:
+  remove lead

@@ -1,0 +1,5 @@
+variant spec "One"
+extends other
+
+play:
+  remove follow

@@ -1,0 +1,5 @@
+variant spec "Itself"
+extends spec
+
+play:
+  remove follow

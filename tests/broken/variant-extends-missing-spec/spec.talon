@@ -1,0 +1,5 @@
+variant tiny-x "Tiny, x"
+extends tinny
+
+play:
+  remove follow

@@ -1,0 +1,5 @@
+variant tiny-short "Tiny, no end"
+extends tiny
+
+end:
+  remove game-ends

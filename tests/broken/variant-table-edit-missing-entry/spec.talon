@@ -1,0 +1,5 @@
+variant points-x "Points, x"
+extends points
+
+tables:
+  remove values minimum-bd

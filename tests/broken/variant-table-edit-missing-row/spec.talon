@@ -1,0 +1,5 @@
+variant bids-x "Bids, x"
+extends bids
+
+tables:
+  set ladder sixx unit to 3

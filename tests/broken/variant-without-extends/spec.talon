@@ -1,0 +1,4 @@
+variant tiny-x "Tiny, x"
+
+play:
+  remove follow
