@@ -37,7 +37,7 @@ class RandomAgent:
         if deal.phase == CONTRACT and g.contract_steps[deal.step][0] == "contract":
             v = deal.bid_value + min(int(rng.expovariate(0.5)), 20)
             return g.A_NUMBER + 4 * v + 2
-        if deal.phase == CONTRACT and g.contract_steps[deal.step][0] == "abandon":
+        if deal.phase == CONTRACT and deal.abandon_open:
             acts = deal.legal_actions()
             if rng.random() < 0.05:
                 return g.A_ABANDON

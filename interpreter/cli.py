@@ -288,13 +288,20 @@ def render_replay(rep, d: dict) -> str:
                 head += ", won blind (doubled)"
         out.append(head + f" — {dd['result']}")
         if "points" in dd:
-            names = list(dd["points"])
+            g = rep.game
+            by_points = any(g.card_points) or bool(g.melds)
             rows = []
-            for n in names:
-                melds = sum(m["worth"] for m in dd["melds"] if m["seat"] == n and m["counts"])
-                rows.append([n, dd["tricks"][n], dd["card_points"][n], melds, dd["points"][n],
-                             f"{dd['deltas'][n]:+d}", dd["scores"][n]])
-            out.append(table(["seat", "tricks", "card points", "melds", "deal points", "change", "score"], rows))
+            for n in rep.seats:          # seating order; a seat sitting out shows no tricks
+                if n not in dd["points"]:
+                    continue
+                row = [n, dd["tricks"][n]]
+                if by_points:
+                    melds = sum(m["worth"] for m in dd["melds"] if m["seat"] == n and m["counts"])
+                    row += [dd["card_points"][n], melds, dd["points"][n]]
+                row += [f"{dd['deltas'][n]:+d}", dd["scores"][n]]
+                rows.append(row)
+            heads = ["seat", "tricks"] + (["card points", "melds", "deal points"] if by_points else [])
+            out.append(table(heads + ["change", "score"], rows))
         elif "deltas" in dd:
             rows = [[n, f"{v:+d}", dd["scores"][n]] for n, v in dd["deltas"].items()]
             out.append(table(["seat", "change", "score"], rows))

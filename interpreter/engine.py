@@ -244,6 +244,7 @@ class Deal:
         self.step = 0
         self.talon_shown = False
         self.abandoned = False
+        self.abandon_open = False         # the declarer may still abandon
         self.given = [0] * n_seats        # cards received face down
         self.give_count = {}
         # play
@@ -508,6 +509,8 @@ class Deal:
             kind = steps[self.step][0]
             if kind == "show_talon":
                 self.talon_shown = True
+            elif kind == "abandon":
+                self.abandon_open = True
             elif kind == "take_talon":
                 self.hands[self.declarer] |= self.talon
             elif kind == "trumps" and self.trumps is not None:
@@ -527,29 +530,15 @@ class Deal:
         g = self.game
         steps = g.contract_steps
         kind = steps[self.step][0]
-        acts = []
-        if kind == "abandon":
-            acts.append(g.A_ABANDON)
-            # Declining to abandon is doing the next step: offer its actions too.
-            nxt = self.step + 1
-            while nxt < len(steps) and steps[nxt][0] in ("show_talon", "take_talon"):
-                nxt += 1
-            if nxt < len(steps):
-                saved, hand = self.step, self.hands[self.declarer]
-                for k in range(self.step + 1, nxt):
-                    if steps[k][0] == "take_talon":
-                        self.hands[self.declarer] |= self.talon
-                self.step = nxt
-                acts += self._contract_actions() if not (steps[nxt][0] == "trumps" and self.trumps is not None) else []
-                self.step, self.hands[self.declarer] = saved, hand
-            return sorted(acts)
+        acts = [g.A_ABANDON] if self.abandon_open else []
         if kind == "trumps":
-            acts = [g.A_TRUMPS + s for s in range(g.n_suits)]
+            acts += [g.A_TRUMPS + s for s in range(g.n_suits)]
             if steps[self.step][1]:
                 acts.append(g.A_TRUMPS + 4)
-            return acts
+            return sorted(acts)
         if kind == "contract":
-            return [g.A_NUMBER + 4 * v + 2 for v in range(self.bid_value, max(self.bid_value, g.max_points) + 1)]
+            return sorted(acts + [g.A_NUMBER + 4 * v + 2
+                                  for v in range(self.bid_value, max(self.bid_value, g.max_points) + 1)])
         if kind == "give":
             n = steps[self.step][1]
             hand = self.hands[self.declarer]
@@ -566,9 +555,7 @@ class Deal:
         if a == g.A_ABANDON:
             self.abandoned = True
             return self._finish_deal()
-        if steps[self.step][0] == "abandon":
-            self.step += 1
-            self._advance_steps()
+        self.abandon_open = False       # any other decision declines to abandon
         kind = steps[self.step][0]
         if kind == "trumps":
             s = a - g.A_TRUMPS

@@ -272,7 +272,7 @@ def _table_edit(m: Merged, it: Item, base_name: str, out: Collector):
     keys = list(it.keys)
     node = m.tables
     where = base_name or "the tables"
-    for depth, k in enumerate(keys[:-1] if it.action == "set" else keys[:-1]):
+    for depth, k in enumerate(keys[:-1]):
         if isinstance(node, list):
             rows = {r.get("name"): r for r in node if isinstance(r, dict)}
             if k not in rows:
@@ -281,8 +281,6 @@ def _table_edit(m: Merged, it: Item, base_name: str, out: Collector):
             node = rows[k]
         elif isinstance(node, dict):
             if k not in node:
-                if it.action == "set" and depth == len(keys) - 2 and False:
-                    pass
                 out.error(it.loc, f"{where} has no table entry `{'.'.join(keys[:depth + 1])}`",
                           did_you_mean(k, node))
                 return
