@@ -31,8 +31,8 @@ class RandomAgent:
                     return g.A_PASS_BLIND if go_blind else g.A_PASS
                 pick = bids[min(int(rng.expovariate(0.7)), len(bids) - 1)]
                 return g.A_LADDER + 2 * pick + (1 if go_blind else 0)
-            bids = deal._bid_list(s)
-            v = bids[0] + min(int(rng.expovariate(0.3)), len(bids) - 1)
+            lo, hi = deal._bid_range(s)
+            v = lo + min(int(rng.expovariate(0.3)), hi - lo)
             return g.A_NUMBER + 4 * v + (1 if go_blind else 0)
         if deal.phase == CONTRACT and g.contract_steps[deal.step][0] == "contract":
             v = deal.bid_value + min(int(rng.expovariate(0.5)), 20)

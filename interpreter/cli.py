@@ -45,17 +45,22 @@ def build_parser():
 
     s = sub.add_parser("simulate", help="play random deals and summarise them")
     s.add_argument("spec", metavar="SPEC")
-    s.add_argument("--hands", type=int, default=1000, help="deals to play (default 1000)")
-    s.add_argument("--seed", type=int, default=1)
-    s.add_argument("--seats", type=int, default=None, help="number of seats (default: the spec's first)")
-    s.add_argument("--records", metavar="FILE", help="write every deal as a hand record (JSON Lines, or YAML for .yaml)")
-    s.add_argument("--json", action="store_true")
-    s.add_argument("--no-progress", action="store_true")
+    _run_options(s)
+    s.add_argument("--records", metavar="FILE",
+                   help="write every deal (with --games: every game) as a hand record (JSON Lines, or YAML for .yaml)")
     s.set_defaults(func=cmd_simulate)
+
+    c = sub.add_parser("compare", help="play the same deals under two specs and compare them")
+    c.add_argument("base", metavar="BASE")
+    c.add_argument("variant", metavar="VARIANT")
+    _run_options(c)
+    c.set_defaults(func=cmd_compare)
 
     r = sub.add_parser("replay", help="check a hand record against its spec and print the result")
     r.add_argument("record", metavar="RECORD")
     r.add_argument("--spec", help="replay against this spec instead of the record's own")
+    r.add_argument("--each", action="store_true",
+                   help="the file holds many records (JSON Lines, as `simulate --records` writes): replay each")
     r.add_argument("--json", action="store_true")
     r.set_defaults(func=cmd_replay)
 
@@ -122,9 +127,33 @@ def validate_one(ref: str):
     except Exception as e:          # a bug in Talon: still one clear line, no traceback
         out.error(Location(ref), f"internal error while checking the spec ({type(e).__name__}: {e})",
                   "this is a bug in Talon; please report it with the spec")
+    if game is not None and not out.errors:
+        _check_examples(game, out)
     if out.errors:
         game = None
     return out, game, EXIT_OK if not out.errors else EXIT_INVALID
+
+
+def _check_examples(game, out: Collector):
+    """Replay the hand records of the spec's `examples` folder against their expectations."""
+    from pathlib import Path
+
+    from .errors import Location
+    from .records import check_examples
+    folder = getattr(game, "examples", "")
+    if not folder:
+        return
+    if not Path(folder).is_dir():
+        out.warn(Location(game.path), f"the examples folder `{folder}` does not exist")
+        return
+    try:
+        results = check_examples(game, folder)
+    except Exception as e:          # a bug, not the user's: still no traceback
+        out.error(Location(folder), f"internal error while replaying the examples ({type(e).__name__}: {e})")
+        return
+    for path, problems in results:
+        for problem in problems:
+            out.error(Location(path), f"this example does not replay as its `expect:` says: {problem}")
 
 
 def cmd_validate(args) -> int:
@@ -164,44 +193,119 @@ def _count(n: int, word: str) -> str:
 
 
 # ------------------------------------------------------------------ simulate
+def _run_options(p):
+    """Options shared by `simulate` and `compare`."""
+    p.add_argument("--hands", type=int, default=None, help="independent deals to play (default 1000)")
+    p.add_argument("--games", type=int, default=None, metavar="N",
+                   help="play N whole games (matches) instead of independent deals")
+    p.add_argument("--max-deals", type=int, default=None, metavar="N",
+                   help="with --games: cut a game off after N deals (default 1000)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seats", type=int, default=None, help="number of seats (default: the spec's first)")
+    p.add_argument("--workers", type=int, default=1, help="local processes to use (default 1)")
+    p.add_argument("--backend", choices=("local", "dask"), default="local",
+                   help="where to run: local processes, or a Dask distributed cluster (needs talon[dask])")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="the Dask scheduler's address (tcp://host:8786); without it dask starts a local cluster")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p.add_argument("--plot", metavar="FILE.png", help="draw the main distributions (needs talon[plot])")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def _usage(msg: str) -> int:
+    print(f"talon: {msg}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _check_run(args, games) -> str | None:
+    """A usage problem with the run options, or None."""
+    if args.games is not None and args.hands is not None:
+        return "give --hands (independent deals) or --games (whole games), not both"
+    if args.games is not None and args.games < 1:
+        return "--games must be at least 1"
+    if args.hands is not None and args.hands < 1:
+        return "--hands must be at least 1"
+    if args.max_deals is not None and args.games is None:
+        return "--max-deals goes with --games"
+    if args.max_deals is not None and args.max_deals < 1:
+        return "--max-deals must be at least 1"
+    if args.workers < 1:
+        return "--workers must be at least 1"
+    if args.scheduler and args.backend != "dask":
+        return "--scheduler goes with --backend dask"
+    for g in games:
+        seats = args.seats or games[0].seat_counts[0]
+        if seats not in g.seat_counts:
+            return f"{g.name} is played by {' or '.join(map(str, g.seat_counts))} seats, not {seats}"
+    return None
+
+
+def _run_kwargs(args) -> dict:
+    from .simulate import DEFAULT_MAX_DEALS
+    return dict(games=args.games, workers=args.workers, backend=args.backend, scheduler=args.scheduler,
+                max_deals=args.max_deals or DEFAULT_MAX_DEALS,
+                progress=False if args.no_progress or args.json else None)
+
+
 def cmd_simulate(args) -> int:
     from .records import dump_yaml
-    from .simulate import simulate
+    from .simulate import plot, render_stats, simulate
     from .spec import load
     game = load(args.spec)
+    problem = _check_run(args, [game])
+    if problem:
+        return _usage(problem)
     seats = args.seats or game.seat_counts[0]
-    if seats not in game.seat_counts:
-        print(f"talon: {game.name} is played by {' or '.join(map(str, game.seat_counts))} seats, not {seats}",
-              file=sys.stderr)
-        return EXIT_USAGE
-    if args.hands < 1:
-        print("talon: --hands must be at least 1", file=sys.stderr)
-        return EXIT_USAGE
+    hands = args.hands or 1000
     sink, fh = None, None
     if args.records:
         try:
             fh = open(args.records, "w", encoding="utf-8")
         except OSError as e:
-            print(f"talon: cannot write {args.records}: {e.strerror}", file=sys.stderr)
-            return EXIT_USAGE
+            return _usage(f"cannot write {args.records}: {e.strerror}")
         if args.records.endswith((".yaml", ".yml")):
             sink = lambda rec: fh.write("---\n" + dump_yaml(rec))
         else:
             sink = lambda rec: fh.write(json.dumps(rec, separators=(",", ":")) + "\n")
     try:
-        stats = simulate(game, args.hands, args.seed, seats, sink,
-                         progress=False if args.no_progress or args.json else None, spec_ref=args.spec)
+        stats = simulate(game, hands, args.seed, seats, sink, spec_ref=args.spec, **_run_kwargs(args))
     finally:
         if fh:
             fh.close()
     data = stats.to_json()
     data["seed"] = args.seed
+    if args.plot:
+        plot(args.plot, [(data["spec"], data)])
     if args.json:
         print(json.dumps(data, indent=2))
     else:
         print(render_stats(data))
-        print(f"\n{stats.deals} deals in {stats.seconds:.2f}s ({stats.deals / max(stats.seconds, 1e-9):,.0f} deals/s)",
-              file=sys.stderr)
+        n = stats.deals
+        print(f"\n{n} deals in {stats.seconds:.2f}s ({n / max(stats.seconds, 1e-9):,.0f} deals/s"
+              f"{f', {args.workers} workers' if args.workers > 1 else ''})", file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_compare(args) -> int:
+    from .simulate import compare, compare_json, plot, render_compare
+    from .spec import load
+    base, variant = load(args.base), load(args.variant)
+    problem = _check_run(args, [base, variant])
+    if problem:
+        return _usage(problem)
+    seats = args.seats or base.seat_counts[0]
+    sa, sb, paired = compare(base, variant, args.hands or 1000, args.seed, seats, base_ref=args.base,
+                             variant_ref=args.variant, **_run_kwargs(args))
+    data = compare_json(sa, sb, paired)
+    data["seed"] = data["base"]["seed"] = data["variant"]["seed"] = args.seed
+    if args.plot:
+        plot(args.plot, [(f"{data['base']['spec']} (base)", data["base"]),
+                         (f"{data['variant']['spec']} (variant)", data["variant"])])
+    if args.json:
+        print(json.dumps(data, indent=2))
+    else:
+        print(render_compare(data))
+        print(f"\n2 x {sa.deals} deals in {sa.seconds:.2f}s", file=sys.stderr)
     return EXIT_OK
 
 
@@ -215,30 +319,80 @@ def table(headers, rows) -> str:
     return "\n".join(lines)
 
 
-def render_stats(d: dict) -> str:
-    out = [f"{d['spec']}: {d['deals']} deals, {d['seats']} seats, seed {d['seed']}",
-           f"annulled: {d['annulled']}   abandoned: {d['abandoned']}   "
-           f"conceded: {d['conceded']}   won blind: {d['blind_declarers']}", ""]
-    rows = [[c["contract"], c["bid"], c["made"], f"{100 * c['made_rate']:.1f}%",
-             f"{100 * c['ci95'][0]:.1f}–{100 * c['ci95'][1]:.1f}%"] for c in d["contracts"]]
-    out.append(table(["contract", "played", "made", "made %", "95% CI"], rows))
-    out.append("")
-    rows = [[role, m["n"], f"{m['mean']:+.2f}", f"{m['ci95'][0]:+.2f} … {m['ci95'][1]:+.2f}"]
-            for role, m in d["delta_by_role"].items()]
-    out.append(table(["role", "seat-deals", "score change", "95% CI"], rows))
-    key = "points_by_role" if "points_by_role" in d else "tricks_by_role"
-    rows = [[role, f"{m['mean']:.2f}"] for role, m in d[key].items()]
-    out.append("")
-    out.append(table(["role", key.split("_")[0] + " per deal"], rows))
-    out.append("")
-    rows = [[pos, m["n"], f"{m['mean']:+.2f}", f"{m['ci95'][0]:+.2f} … {m['ci95'][1]:+.2f}"]
-            for pos, m in d["delta_by_position"].items()]
-    out.append(table(["position", "deals", "score change", "95% CI"], rows))
-    return "\n".join(out)
+def cmd_replay_each(args) -> int:
+    """`talon replay --each FILE`: replay every record of a many-record file (JSON Lines
+    are read a line at a time); report the records that do not replay."""
+    from pathlib import Path
+
+    from .records import read_record_file, replay_record
+    from .spec import load, resolve
+    path = args.record
+    base_dir = Path(path).parent
+    games, failed = {}, []
+    count = finished = 0
+
+    def records():
+        try:
+            with open(path, encoding="utf-8-sig") as fh:
+                first = fh.read(1)
+                while first.isspace():
+                    first = fh.read(1)
+                if first == "{":
+                    fh.seek(0)
+                    for lineno, line in enumerate(fh, 1):
+                        if line.strip():
+                            try:
+                                yield lineno, json.loads(line)
+                            except json.JSONDecodeError as e:
+                                yield lineno, RecordError(f"{path}:{lineno}: not a JSON record: {e.msg}")
+                    return
+        except (OSError, UnicodeDecodeError):
+            pass                               # read_record_file says what is wrong
+        for k, rec in enumerate(read_record_file(path), 1):
+            yield None, rec
+
+    try:
+        for k, (lineno, rec) in enumerate(records(), 1):
+            count += 1
+            where = f"{path}:{lineno}" if lineno else f"{path}, record {k}"
+            try:
+                if isinstance(rec, Exception):
+                    raise rec
+                if not isinstance(rec, dict):
+                    raise RecordError(f"{where}: a hand record is a mapping with spec, seats, hands and actions")
+                ref = args.spec or rec.get("spec")
+                game = None
+                if ref is not None:
+                    ref = str(ref)
+                    if not resolve(ref).exists() and (base_dir / ref).exists():
+                        ref = str(base_dir / ref)
+                    game = games.get(ref)
+                    if game is None:
+                        game = games[ref] = load(ref)
+                rep = replay_record(rec, base_dir=str(base_dir), where=where, spec_override=args.spec, game=game)
+                finished += rep.complete
+            except IllegalAction as e:
+                failed.append({"record": k, "line": lineno, "error": f"{where}: {e}", **e.to_json()})
+            except RecordError as e:
+                failed.append({"record": k, "line": lineno, "error": str(e)})
+    except RecordError as e:
+        failed.append({"record": None, "line": None, "error": str(e)})
+    if args.json:
+        print(json.dumps({"records": count, "complete": finished, "failed": failed}, indent=2))
+    else:
+        for f in failed[:20]:
+            print(f["error"], file=sys.stderr)
+        if len(failed) > 20:
+            print(f"… and {len(failed) - 20} more", file=sys.stderr)
+        print(f"{path}: {count} records, {count - len(failed)} replay"
+              + (f", {len(failed)} do not" if failed else " (every action legal)"))
+    return EXIT_INVALID if failed else EXIT_OK
 
 
 # ------------------------------------------------------------------ replay
 def cmd_replay(args) -> int:
+    if getattr(args, "each", False):
+        return cmd_replay_each(args)
     from .records import replay_file
     try:
         rep = replay_file(args.record, args.spec)

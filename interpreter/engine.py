@@ -119,6 +119,7 @@ class Game:
         self.A_NUMBER = self.A_LADDER + 2 * max(len(self.ladder), 1)  # + 4*v (+1 blind, +2 contract)
         pts = sum(self.card_points)
         self.max_points = pts + self._max_meld_total()
+        self.shuffle_steps = tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, self.n_cards)))
         self._build_play_tables()
 
     def _build_play_tables(self):
@@ -150,9 +151,39 @@ class Game:
                         keys.append(0)
                 per_led.append(keys)
             self.trick_keys.append(per_led)
+        self._follow_src = self._follow_fn = None
         # beats[trumps + 1][suit led][card]: the mask of the cards that beat it.
         self.beats = [[[sum(1 << c for c in range(n) if keys[c] > keys[w]) for w in range(n)]
                        for keys in per_led] for per_led in self.trick_keys]
+
+    def follow_fn(self):
+        """The follow rules compiled to one function f(hand, suit led, trumps, winning
+        card) -> the cards of hand allowed on the trick. Rebuilt if `follow` changes."""
+        if self._follow_src is not self.follow:
+            self._follow_fn = _compile_follow(self.follow, self.suit_mask, self.beats)
+            self._follow_src = self.follow
+        return self._follow_fn
+
+    def deal_plan(self, active: list, dealer: int):
+        """Where each position of a shuffled deck goes when dealt to `active` (indices
+        into it; len(active) for the talon), and the deck position of the dealer's last
+        card (-1 if the dealer sits out); None if the deal steps do not deal the deck
+        exactly (set_cards then says why)."""
+        key = (tuple(active), dealer)
+        plans = self.__dict__.setdefault("_deal_plans", {})
+        if key in plans:
+            return plans[key]
+        owner, last = [], -1
+        for rounds, each, to_talon in self.deal_steps:
+            for _ in range(rounds):
+                for i, s in enumerate(active):
+                    owner += [i] * each
+                    if s == dealer and each:
+                        last = len(owner) - 1
+                owner += [len(active)] * to_talon
+        plan = (tuple(owner), last) if len(owner) == self.n_cards else None
+        plans[key] = plan
+        return plan
 
     def _max_meld_total(self):
         """The most all melds could add to one seat: each meld once in every suit,
@@ -230,6 +261,7 @@ class Deal:
         self.first_round_bids = 0
         self.turns_taken = 0
         self.reopened = False             # the speaker speaks again by a reopening rule
+        self.declined_at = [-1] * n_seats  # n_bids when the seat passed on a reopening (bounds the auction)
         self.raise_turn = False           # an unpartnered bidder's last turn
         self.annulled = False
         # contract
@@ -283,7 +315,37 @@ class Deal:
     def deal_random(self, rng: random.Random):
         g = self.game
         deck = list(range(g.n_cards))
-        rng.shuffle(deck)
+        if type(rng).shuffle is _SHUFFLE and type(rng)._randbelow is _RANDBELOW:
+            # random.Random.shuffle, without a call per card: the same draws, the same deck.
+            bits = rng.getrandbits
+            for i, m, k in g.shuffle_steps:
+                j = bits(k)
+                while j >= m:
+                    j = bits(k)
+                deck[i], deck[j] = deck[j], deck[i]
+        else:
+            rng.shuffle(deck)
+        plan = g.deal_plan(self.active, self.dealer)
+        if plan is not None:
+            # The deal as set_cards would make it from the same shuffle, without the
+            # checks a shuffled full deck cannot fail.
+            owner, last_index = plan
+            masks = [0] * (len(self.active) + 1)      # the last one is the talon
+            for c, o in zip(deck, owner):
+                masks[o] |= 1 << c
+            for i, s in enumerate(self.active):
+                self.hands[s] = self.dealt[s] = masks[i]
+            self.talon |= masks[-1]
+            self.talon_dealt = self.talon
+            if g.face_up:
+                if last_index < 0:
+                    raise ValueError("this game deals a card face up: the record needs `exposed`")
+                self.exposed = deck[last_index]
+                self.exposed_visible = True
+            self.phase = AUCTION
+            self.turn = self.opener
+            self._start_auction()
+            return
         hands = {s: [] for s in self.active}
         talon = []
         i = 0
@@ -356,7 +418,9 @@ class Deal:
             return True
         g = self.game
         if g.pass_final and g.reopen:
-            return bool(g.reopen[1](self, Env(s)))
+            # A seat that passes on a reopening is not reopened again until someone bids:
+            # bids strictly rise, so the auction ends whatever the reopening condition.
+            return self.declined_at[s] != self.n_bids and bool(g.reopen[1](self, Env(s)))
         return False
 
     def _others_can_speak(self):
@@ -379,10 +443,16 @@ class Deal:
                     continue
                 out.append(i)
             return out
-        lo = g.min_bid(self, Env(s))
+        lo, hi = self._bid_range(s)
+        return list(range(lo, hi + 1))
+
+    def _bid_range(self, s: int):
+        """Numeric auctions: the lowest and the highest bid seat s may make now."""
+        g = self.game
+        lo = max(g.min_bid(self, Env(s)), 0)     # never a list of countless negative bids
         if self.highest is not None:
             lo = max(lo, self.highest + 1)
-        return list(range(lo, max(lo, g.max_points) + 1))
+        return lo, max(lo, g.max_points)
 
     def _auction_actions(self, s: int):
         g = self.game
@@ -413,6 +483,8 @@ class Deal:
             if self.raise_turn:
                 self.annulled = True
                 return self._finish_deal()
+            if self.reopened:
+                self.declined_at[s] = self.n_bids
             self.passed[s] = True
             self.passes[s] += 1
         else:
@@ -541,11 +613,11 @@ class Deal:
                                   for v in range(self.bid_value, max(self.bid_value, g.max_points) + 1)])
         if kind == "give":
             n = steps[self.step][1]
-            hand = self.hands[self.declarer]
-            for d in self.defenders:
+            cards = _bits(self.hands[self.declarer])
+            for d in sorted(self.defenders):
                 if self.give_count.get(d, 0) < n:
-                    for c in _bits(hand):
-                        acts.append(g.A_GIVE + d * g.n_cards + c)
+                    base = g.A_GIVE + d * g.n_cards
+                    acts += [base + c for c in cards]
             return sorted(acts)
         return acts
 
@@ -598,18 +670,7 @@ class Deal:
         """The cards of `hand` that the follow rules allow on the current trick."""
         if not self.trick:
             return hand
-        g = self.game
-        cand = hand
-        for rule in g.follow:
-            if rule == "suit-led":
-                m = cand & g.suit_mask[self.trick_suit]
-            elif rule == "trump":
-                m = cand & g.suit_mask[self.trumps] if self.trumps >= 0 else 0
-            else:   # beats-trick: the cards stronger than the winning card so far
-                m = cand & g.beats[self.trumps + 1][self.trick_suit][self.win_card]
-            if m:
-                cand = m
-        return cand
+        return self.game.follow_fn()(hand, self.trick_suit, self.trumps, self.win_card)
 
     def _play_actions(self, s: int):
         """Sorted: the cards (ascending), then the meld leads (all above the cards)."""
@@ -750,17 +811,14 @@ class Deal:
         leads = g.meld_leads
         concede = g.concede is not None
         n_active, exposed = self.n_active, self.exposed
-        sm = g.suit_mask
+        follow = g.follow_fn()
         while self.phase == PLAY:
             # random_play_action, inlined.
             s = self.turn
             hand = hands[s]
             trick = self.trick
             if trick:
-                mask = hand & sm[self.trick_suit]
-                if not mask:
-                    mask = hand & sm[self.trumps] if self.trumps >= 0 else 0
-                    if not mask: mask = hand
+                mask = follow(hand, self.trick_suit, self.trumps, self.win_card)
                 extra = ()
             else:
                 mask = hand
@@ -1025,6 +1083,7 @@ class Deal:
 
 _ENV = Env()
 _RANDBELOW = getattr(random.Random, "_randbelow_with_getrandbits", None)
+_SHUFFLE = random.Random.shuffle
 
 
 class _Probe:
@@ -1035,6 +1094,22 @@ class _Probe:
 
     def __getattr__(self, name):
         return 0
+
+
+_FOLLOW_SOURCE = {
+    # Each rule narrows the cards allowed so far when it leaves at least one.
+    "suit-led": "    m = cand & suit_mask[led]\n    if m:\n        cand = m\n",
+    "trump": "    if trumps >= 0:\n        m = cand & suit_mask[trumps]\n        if m:\n            cand = m\n",
+    "beats-trick": "    m = cand & beats[trumps + 1][led][win]\n    if m:\n        cand = m\n",
+}
+
+
+def _compile_follow(follow, suit_mask, beats):
+    """Generated source for a sequence of follow rules (see Deal._follow_mask)."""
+    src = "def follow(cand, led, trumps, win):\n" + "".join(_FOLLOW_SOURCE[r] for r in follow) + "    return cand\n"
+    ns = {"suit_mask": suit_mask, "beats": beats}
+    exec(compile(src, "<follow rules>", "exec"), ns)
+    return ns["follow"]
 
 
 def _bits(m: int) -> list:

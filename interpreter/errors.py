@@ -99,6 +99,8 @@ class Collector:
     diagnostics: list = field(default_factory=list)
 
     def error(self, loc: Location, message: str, hint: str = "", severity: str = "error"):
+        if loc is None:             # never let a missing position hide the message
+            loc = Location(next(iter(self.sources), "spec"))
         line = ""
         text = self.sources.get(loc.path)
         if text is not None and loc.line:

@@ -10,7 +10,9 @@ once, and lets us try small repairs to explain a mistake:
   if the line then parses (or gets further), say "unknown word `plya`; did you mean
   `play`?";
 * two words run together (``playa card``): split them with a space;
-* a word in capitals: try it in lowercase.
+* a word in capitals: try it in lowercase;
+* a word left out: put in each word the parser expected there ("did you leave out
+  `led`?").
 
 What the parser expected is told in plain words (never a Lark token name), after the
 last words before the mistake: "expected a number or a formula after `a number
@@ -401,7 +403,7 @@ def _context(code: str, col: int, body_start: int) -> str:
 
 
 def _unclosed(code: str, col: int, opener: str, closer: str) -> int:
-    depth, where = 0, []
+    where = []
     for i, ch in enumerate(code[:col - 1]):
         if ch == opener:
             where.append(i + 1)

@@ -288,15 +288,18 @@ def _table_edit(m: Merged, it: Item, base_name: str, out: Collector):
         else:
             out.error(it.loc, f"`{'.'.join(keys[:depth])}` is a single value, not a table")
             return
+    if not isinstance(node, (dict, list)):
+        out.error(it.loc, f"`{'.'.join(keys[:-1])}` is a single value, not a table")
+        return
     last = keys[-1]
     if it.action == "set":
         if isinstance(node, list):
             out.error(it.loc, f"set a field of one entry: `set {' '.join(keys)} FIELD to VALUE`")
             return
-        if isinstance(node, dict) and last not in node and did_you_mean(last, node):
+        if isinstance(node, dict) and last not in node and _very_close(last, node):
             # A new entry is allowed, but one this close to an existing one is likely a typo.
             out.warn(it.loc, f"{where} has no `{last}` in `{'.'.join(keys[:-1])}`: this adds it",
-                     did_you_mean(last, node))
+                     f"did you mean `{_very_close(last, node)}`?")
         node[last] = it.value
         m.positions[tuple(keys) + ("$value",)] = it.loc
     else:
@@ -409,6 +412,7 @@ def _compile(m: Merged, out: Collector) -> Game | None:
                 out.error(b.loc, "there is no declarer before the auction ends")
         elif k == "numeric_bids":
             _, g["min_bid"] = cc.compile(a["expr"], Scope("auction"), NUM)
+            _check_min_bid(g["min_bid"], a["expr"], out)
         elif k == "bid_condition":
             idx = _contract_index(ladder, a["contract"], b, out)
             if idx is not None:
@@ -543,11 +547,7 @@ def _compile(m: Merged, out: Collector) -> Game | None:
         out.warn(head.loc, "cards are dealt to the talon, but no rule says what becomes of them")
     if "take_talon" in kinds and not talon:
         out.error(by_kind["take_talon"][0].loc, "the declarer takes the talon, but no cards are dealt to it")
-    if "give" in kinds:
-        gives = contract_steps[kinds.index("give")][1]
-        extra = talon if "take_talon" in kinds else 0
-        if gives and extra and any(gives * n != extra for n in _active_counts(g)):
-            out.warn(by_kind["give"][0].loc, "after the gifts the hands are not all the same size")
+    _check_hand_sizes(by_kind, kinds, contract_steps, hand_size, talon, _active_counts(g), out)
     if ladder:
         for i, c in enumerate(ladder):
             if c.trumps == "chosen" and "trumps" not in kinds:
@@ -567,6 +567,7 @@ def _compile(m: Merged, out: Collector) -> Game | None:
         out.warn(head.loc, "no rule ends the game: only single deals can be played")
     if "score" not in by_kind:
         out.warn(head.loc, "no scoring rule: every deal scores zero")
+    _check_unreachable(by_kind, ladder, g, out)
     if out.errors:
         return None
     try:
@@ -574,6 +575,86 @@ def _compile(m: Merged, out: Collector) -> Game | None:
     except (TypeError, ValueError) as e:
         out.error(head.loc, f"the spec is inconsistent: {e}")
         return None
+
+
+def _check_hand_sizes(by_kind, kinds, contract_steps, hand_size, talon, counts, out: Collector):
+    """Every seat must hold as many cards as the others when the play starts: a seat with
+    no card left could not play to a trick (the deal would never end)."""
+    gives = contract_steps[kinds.index("give")][1] if "give" in kinds else 0
+    taken = talon if "take_talon" in kinds else 0
+    rule = (by_kind.get("give") or by_kind.get("take_talon") or [None])[0]
+    if rule is None or not hand_size:
+        return
+    for n in counts:
+        declarer = hand_size + taken - gives * (n - 1)
+        defender = hand_size + gives
+        if declarer != defender:
+            how = (f"the declarer takes {taken} talon card{'s' if taken != 1 else ''}" if taken else "")
+            how += (" and " if taken and gives else "") + (f"gives {gives} to each of {n - 1} defenders" if gives else "")
+            out.error(rule.body.loc, f"with {n} active seats the declarer would play with {declarer} cards "
+                      f"and each defender with {defender}: every seat must hold as many cards as the others",
+                      f"{how}; make the gifts equal the cards taken" if how else "")
+            return
+
+
+def _check_min_bid(f, e, out: Collector):
+    """A lowest bid that does not depend on the deal must be a sensible number."""
+    if f is None:
+        return
+    try:
+        v = f(SimpleNamespace(), None)
+    except Exception:
+        return                      # it depends on the deal: the engine bounds it
+    if not isinstance(v, int) or not 0 <= v <= 100000:
+        out.error(e.loc, f"the lowest bid must be a number from 0 to 100000, not {v}")
+
+
+def _very_close(name: str, candidates) -> str:
+    import difflib
+    close = difflib.get_close_matches(name, [str(c) for c in candidates], n=1, cutoff=0.85)
+    return close[0] if close else ""
+
+
+def _check_unreachable(by_kind: dict, ladder: list, g: dict, out: Collector):
+    """Rules that can never apply, or that contradict another rule."""
+    for it in by_kind.get("sit_out", []):
+        n = it.body.args["when_seats"]
+        if n not in g.get("seat_counts", ()):
+            out.warn(it.body.loc, f"this rule never applies: the game is played by "
+                     f"{' or '.join(map(str, g.get('seat_counts', ())))} seats, not {n}")
+    no_trumps = [it for it in by_kind.get("trick_winner", []) if not it.body.args.get("trumps")]
+    if no_trumps and len(by_kind.get("trick_winner", [])) == 1:
+        for it in by_kind.get("follow", []) + by_kind.get("name_trumps", []):
+            if it.body.kind == "name_trumps" or it.body.args.get("cards") == "trump":
+                out.warn(it.body.loc, f"trumps never win a trick here (`{no_trumps[0].name}` "
+                         "says the highest card of the suit led wins), so this rule has no effect")
+    seen: dict = {}
+    for it in by_kind.get("follow", []):
+        cards = it.body.args.get("cards")
+        if cards in seen:
+            out.warn(it.loc, f"`{it.name}` says what `{seen[cards]}` already says")
+        seen.setdefault(cards, it.name)
+    rank = {c.name: i for i, c in enumerate(ladder)}
+    for it in by_kind.get("bid_condition", []):
+        name, e = it.body.args["contract"], it.body.args["expr"]
+        if name not in rank:
+            continue
+        for below in _highest_bid_must_be(e):
+            if below in rank and rank[below] >= rank[name]:
+                out.error(e.loc, f"`{name}` can never be bid: a bid must be above the highest bid, "
+                          f"and `{below}` is not below `{name}` in the ladder")
+
+
+def _highest_bid_must_be(e) -> list:
+    """Contract names C such that the condition `e` requires `the highest bid is C`."""
+    if e.op == "and":
+        return [c for x in e.args for c in _highest_bid_must_be(x)]
+    if e.op == "cmp" and e.args[0] == "=":
+        a, b = e.args[1], e.args[2]
+        for x, y in ((a, b), (b, a)):
+            if x.op == "name" and y.op == "name" and x.args[0].removeprefix("the ") == "highest bid":
+                return [y.args[0].removeprefix("the ")]
+    return []
 
 
 def _check_auction(by_kind: dict, head, out: Collector):

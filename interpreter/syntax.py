@@ -1,16 +1,16 @@
 """Stage 1: spec text -> a tree of small frozen nodes that keep their source position.
 
 The grammar (``grammars/talon.lark``) is the reference of the language. The parser is
-built once (LALR, cached); parse errors are turned into messages in the user's words.
+built once (LALR, cached); parse errors are turned into messages in the user's words
+by ``parse_errors``.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from lark import Lark, Token, Transformer, Tree, v_args
+from lark import Lark, Token, Tree, v_args
 from lark.visitors import Transformer_NonRecursive
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from .errors import Collector, Location
 from .resources import grammar_path

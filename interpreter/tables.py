@@ -332,7 +332,7 @@ def _explain(err, data, pos: Positions, path: str):
         row = _row_name(data, kp[1])
         if len(kp) == 2:
             yield (pos.find(kp, here), f"the ladder row {row} must be a mapping such as "
-                   "`{name: NAME, trumps: none, unit: 1}`, not " f"`{shown}`", "")
+                   "`{name: six, trumps: none, unit: 1}`, not " f"`{shown}`", "")
             return
         field = kp[2]
         if field == "trumps" and v == "enum":

@@ -142,7 +142,8 @@ def run_mutant(spec: Path, files: dict):
         _assert_located(out.diagnostics, files, folder)
         out2, game2, status = validate_one(target)     # the command's path, too
         assert status in (0, 1)
-        assert [d.message for d in out2.diagnostics] == [d.message for d in out.diagnostics]
+        got = [d.message for d in out2.diagnostics if "examples folder" not in d.message]
+        assert got == [d.message for d in out.diagnostics]
         return game
     finally:
         shutil.rmtree(folder, ignore_errors=True)
