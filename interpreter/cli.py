@@ -127,33 +127,38 @@ def validate_one(ref: str):
     except Exception as e:          # a bug in Talon: still one clear line, no traceback
         out.error(Location(ref), f"internal error while checking the spec ({type(e).__name__}: {e})",
                   "this is a bug in Talon; please report it with the spec")
+    examples = 0
     if game is not None and not out.errors:
-        _check_examples(game, out)
+        examples = _check_examples(game, out)
     if out.errors:
         game = None
+    if game is not None:
+        game.examples_checked = examples
     return out, game, EXIT_OK if not out.errors else EXIT_INVALID
 
 
-def _check_examples(game, out: Collector):
-    """Replay the hand records of the spec's `examples` folder against their expectations."""
+def _check_examples(game, out: Collector) -> int:
+    """Replay the hand records of the spec's `examples` folder against their expectations;
+    return how many records were replayed."""
     from pathlib import Path
 
     from .errors import Location
     from .records import check_examples
     folder = getattr(game, "examples", "")
     if not folder:
-        return
+        return 0
     if not Path(folder).is_dir():
         out.warn(Location(game.path), f"the examples folder `{folder}` does not exist")
-        return
+        return 0
     try:
         results = check_examples(game, folder)
     except Exception as e:          # a bug, not the user's: still no traceback
         out.error(Location(folder), f"internal error while replaying the examples ({type(e).__name__}: {e})")
-        return
+        return 0
     for path, problems in results:
         for problem in problems:
             out.error(Location(path), f"this example does not replay as its `expect:` says: {problem}")
+    return len(results)
 
 
 def cmd_validate(args) -> int:
@@ -171,6 +176,7 @@ def cmd_validate(args) -> int:
                         "status": {EXIT_OK: "valid", EXIT_INVALID: "invalid", EXIT_USAGE: "unreadable"}[status],
                         "name": game.name if game else None, "title": game.title if game else None,
                         "errors": len(errors), "warnings": len(warnings),
+                        "examples_checked": getattr(game, "examples_checked", 0) if game else 0,
                         "diagnostics": [d.to_json() for d in errors + warnings]})
         worst = max(worst, status)
         if args.json:
@@ -179,7 +185,9 @@ def cmd_validate(args) -> int:
         for d in errors + warnings:
             print(d.render(), file=sys.stderr)
         if status == EXIT_OK:
-            print(f"{ref}: valid ({game.title})" + (f", {_count(len(warnings), 'warning')}" if warnings else ""))
+            ex = game.examples_checked
+            print(f"{ref}: valid ({game.title})" + (f", {_count(ex, 'example record')} replayed as expected" if ex else "")
+                  + (f", {_count(len(warnings), 'warning')}" if warnings else ""))
         elif several or len(out.diagnostics) > 1:
             print(f"{ref}: {_count(len(errors), 'error')}" +
                   (f", {_count(len(warnings), 'warning')}" if warnings else ""), file=sys.stderr)

@@ -188,7 +188,20 @@ def test_many_bad_lines_are_all_reported_in_one_run():
 def test_valid_specs_exit_0(capsys):
     rc, out, err = run("validate", "501", "solo-whist", capsys=capsys)
     assert rc == 0 and err == ""
-    assert out.splitlines() == ["501: valid (501 (Pyatsot odno))", "solo-whist: valid (Solo Whist)"]
+    assert out.splitlines() == ["501: valid (501 (Pyatsot odno)), 2 example records replayed as expected",
+                                "solo-whist: valid (Solo Whist), 2 example records replayed as expected"]
+
+
+def test_a_broken_example_record_makes_the_spec_invalid(tmp_path, capsys):
+    import shutil
+    for f in ("501.talon", "501.yaml"):
+        shutil.copy(ROOT / "specs" / f, tmp_path / f)
+    (tmp_path / "examples" / "501").mkdir(parents=True)
+    rec = (ROOT / "specs" / "examples" / "501" / "r501-24-made.yaml").read_text()
+    (tmp_path / "examples" / "501" / "x.yaml").write_text(rec.replace("A: 301, B: 476", "A: 300, B: 476"))
+    rc, out, err = run("validate", tmp_path / "501.talon", capsys=capsys)
+    assert rc == 1
+    assert "this example does not replay as its `expect:` says: expected scores" in err
 
 
 def test_a_missing_file_exits_2_with_one_line(tmp_path, capsys):
