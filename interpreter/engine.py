@@ -727,7 +727,10 @@ class Deal:
         w = self.win_seat
         self.tricks[w] += 1
         cp = g.card_points
-        self.card_points[w] += sum([cp[tc] for _, tc in trick])
+        pts = 0
+        for _, tc in trick:
+            pts += cp[tc]
+        self.card_points[w] += pts
         self.history_tricks.append((self.leader, trick, w))
         self.trick = []
         self.tricks_done += 1
@@ -817,14 +820,16 @@ class Deal:
             s = self.turn
             hand = hands[s]
             trick = self.trick
+            extra = ()
             if trick:
                 mask = follow(hand, self.trick_suit, self.trumps, self.win_card)
-                extra = ()
+                n = total = mask.bit_count()
             else:
                 mask = hand
-                extra = self._meld_leads(s, hand) if leads else ()
-            n = mask.bit_count()
-            total = n + len(extra)
+                n = total = hand.bit_count()
+                if leads:
+                    extra = self._meld_leads(s, hand)
+                    total += len(extra)
             if concede and self._can_concede(s):
                 total += 1
             if getbits is not None:
@@ -843,17 +848,20 @@ class Deal:
                 r -= 1
             c = (mask & -mask).bit_length() - 1
             # apply_action(c), inlined: _apply_play for a card without a meld.
-            history.append((s, c))
-            hands[s] = hand & ~(1 << c)
+            played = (s, c)
+            history.append(played)
+            hands[s] = hand ^ (1 << c)          # c is in the hand
             if c == exposed:
                 self.exposed_visible = False
-            trick.append((s, c))
+            trick.append(played)
             if len(trick) == 1:
                 self.trick_suit = g.card_suit[c]
                 self.trick_keys = g.trick_keys[self.trumps + 1][self.trick_suit]
-                self.win_seat, self.win_card = s, c
-            elif self.trick_keys[c] > self.trick_keys[self.win_card]:
-                self.win_seat, self.win_card = s, c
+                self.win_seat, self.win_card = played
+            else:
+                keys = self.trick_keys
+                if keys[c] > keys[self.win_card]:
+                    self.win_seat, self.win_card = played
             if len(trick) < n_active:
                 self.turn = next_seat[s]
             else:

@@ -485,16 +485,6 @@ def run_chunk(refs, seats: int, seed: int, start: int, stop: int, games: bool = 
 
 
 # ------------------------------------------------------------------ running chunks
-class _Now:
-    """A finished 'future' for work done in this process."""
-
-    def __init__(self, value):
-        self.value = value
-
-    def get(self):
-        return self.value
-
-
 def _chunks(total: int, size: int):
     return [(a, min(total, a + size)) for a in range(0, total, size)]
 
@@ -502,8 +492,8 @@ def _chunks(total: int, size: int):
 def _run(refs, seats, seed, total, games, records_ref, max_deals, workers, backend, scheduler,
          progress, chunk):
     """Run the chunks, in order, on the chosen backend; yield each chunk's result."""
-    size = chunk or (max(1, min(1000, total // (8 * max(1, workers)) or 1)) if not games
-                     else max(1, min(20, total // (8 * max(1, workers)) or 1)))
+    most = (250 if records_ref is not None else 1000) if not games else 20    # records wait in memory
+    size = chunk or max(1, min(most, total // (8 * max(1, workers)) or 1))
     tasks = [(refs, seats, seed, a, b, games, records_ref, max_deals) for a, b in _chunks(total, size)]
     prog = Progress(total, progress)
     if backend == "dask":

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from interpreter.agents import RandomAgent, play_deal
-from interpreter.engine import PLAY, Match
+from interpreter.engine import PLAY
 from interpreter.records import replay_record
-from interpreter.simulate import (Acc, Paired, Stats, compare, compare_json, deal_rng, newcombe,
-                                  run_chunk, simulate, wilson)
+from interpreter.simulate import (Acc, compare, compare_json, deal_rng, newcombe, run_chunk, simulate,
+                                  wilson)
 from interpreter.spec import bundled_names, load
 
 ROOT = Path(__file__).resolve().parent.parent
