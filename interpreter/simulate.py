@@ -135,6 +135,21 @@ def position_label(p: int, seats: int) -> str:
     return "dealer's left" if p == 1 else f"dealer +{p}"
 
 
+def bid_keys(game, deal) -> set:
+    """The contracts (or bid bands) bid at least once in a deal's auction."""
+    keys = set()
+    lo_ladder, lo_number = game.A_LADDER, game.A_NUMBER
+    for _, a in deal.history:
+        if lo_ladder <= a < lo_number:
+            i = (a - lo_ladder) >> 1
+            keys.add((i, game.ladder[i].name))
+        elif a >= lo_number and (a - lo_number) & 3 in (0, 1):
+            v = (a - lo_number) >> 2
+            lo = (v // BAND) * BAND
+            keys.add((lo, f"{lo}-{lo + BAND - 1}"))
+    return keys
+
+
 def contract_key(game, deal):
     """(order, label) of a deal's contract: the ladder entry, or the winning bid's band."""
     if game.auction_kind == "ladder":
@@ -183,6 +198,7 @@ class Stats:
         self.played = self.made = 0                 # deals with a declarer; made among them
         self.blind = self.blind_made = 0
         self.contracts: dict = {}                   # (order, label) -> [bid, made, Acc declarer delta]
+        self.in_auction: Counter = Counter()        # (order, label) -> deals where it was bid at all
         self.role = {"declarer": Role(), "defender": Role()}
         self.position = [Position() for _ in range(seats)]
         # whole games
@@ -204,6 +220,8 @@ class Stats:
         pos = self.position
         for s in range(n):
             pos[((s - dealer) * dirn) % n].delta.add(deltas[s])
+        for key in bid_keys(game, deal):
+            self.in_auction[key] += 1
         if deal.annulled or deal.declarer < 0:
             self.annulled += 1
             return
@@ -255,6 +273,7 @@ class Stats:
         for k in ("deals", "annulled", "abandoned", "conceded", "played", "made", "blind", "blind_made",
                   "games", "games_over", "shared"):
             setattr(self, k, getattr(self, k) + getattr(o, k))
+        _merge_counter(self.in_auction, o.in_auction)
         for key, (b, m, acc) in o.contracts.items():
             row = self.contracts.get(key)
             if row is None:
@@ -274,10 +293,11 @@ class Stats:
     # -------------------------------------------------------------- reporting
     def contract_rows(self) -> list:
         rows = []
-        for key in sorted(self.contracts):
-            bid, made, acc = self.contracts[key]
+        for key in sorted(set(self.contracts) | set(self.in_auction)):
+            bid, made, acc = self.contracts.get(key) or (0, 0, Acc())
             lo, hi = wilson(made, bid)
-            rows.append({"contract": key[1], "bid": bid, "bid_rate": _r(bid / self.deals) if self.deals else 0.0,
+            rows.append({"contract": key[1], "in_auction": self.in_auction.get(key, 0),
+                         "bid": bid, "bid_rate": _r(bid / self.deals) if self.deals else 0.0,
                          "made": made, "made_rate": _r(made / bid) if bid else 0.0,
                          "ci95": [_r(lo), _r(hi)], "declarer_score_change": acc.to_json()})
         return rows
@@ -734,9 +754,11 @@ def render_stats(d: dict) -> str:
         rows.append(["made when won blind", x["count"], "won blind", _pct(x["rate"]), _pci(x["ci95"])])
     out.append(_table(["outcome", "deals", "of", "rate", "95% CI"], rows))
     out.append("")
-    rows = [[c["contract"], c["bid"], _pct(c["bid_rate"]), c["made"], _pct(c["made_rate"]), _pci(c["ci95"]),
-             f"{c['declarer_score_change']['mean']:+.1f}"] for c in d["contracts"]]
-    out.append(_table(["contract", "played", "of deals", "made", "made %", "95% CI", "declarer change"], rows))
+    rows = [[c["contract"], c.get("in_auction", "-"), c["bid"], _pct(c["bid_rate"]), c["made"],
+             _pct(c["made_rate"]) if c["bid"] else "-", _pci(c["ci95"]) if c["bid"] else "",
+             f"{c['declarer_score_change']['mean']:+.1f}" if c["bid"] else ""] for c in d["contracts"]]
+    out.append(_table(["contract", "bid in auction", "played", "of deals", "made", "made %", "95% CI",
+                       "declarer change"], rows))
     out.append("")
     rows = []
     for role, m in d["by_role"].items():
