@@ -317,14 +317,7 @@ def cmd_compare(args) -> int:
     return EXIT_OK
 
 
-def table(headers, rows) -> str:
-    cols = list(zip(*([headers] + rows))) if rows else [[h] for h in headers]
-    widths = [max(len(str(x)) for x in c) for c in cols]
-    def fmt(r):
-        return "  ".join(str(x).rjust(w) if i else str(x).ljust(w) for i, (x, w) in enumerate(zip(r, widths)))
-    lines = [fmt(headers), "  ".join("-" * w for w in widths)]
-    lines += [fmt(r) for r in rows]
-    return "\n".join(lines)
+from .report import table  # noqa: E402  (kept importable from here)
 
 
 def cmd_replay_each(args) -> int:
@@ -433,40 +426,14 @@ def cmd_replay(args) -> int:
 
 
 def render_replay(rep, d: dict) -> str:
+    from .report import counts_points, deal_headline, deal_table
     out = []
-    for k, dd in enumerate(d["deals"], 1):
-        head = f"deal {dd['deal_number']}, dealer {dd['dealer']}: "
+    for dd in d["deals"]:
+        out.append(f"deal {dd['deal_number']}, dealer {dd['dealer']}: " + deal_headline(dd))
         if dd["result"] == "annulled":
-            out.append(head + (f"annulled ({dd['unpartnered']} found no partner)" if dd.get("unpartnered")
-                               else "annulled (every seat passed)"))
             continue
-        if "declarer" in dd:
-            c = dd["contract"]
-            who = " and ".join(dd["declarers"])
-            head += f"{who} {c}"
-            if dd.get("trumps"):
-                head += f", trumps {dd['trumps']}"
-            if dd.get("blind"):
-                head += ", won blind (doubled)"
-        out.append(head + f" — {dd['result']}")
-        if "points" in dd:
-            g = rep.game
-            by_points = any(g.card_points) or bool(g.melds)
-            rows = []
-            for n in rep.seats:          # seating order; a seat sitting out shows no tricks
-                if n not in dd["points"]:
-                    continue
-                row = [n, dd["tricks"][n]]
-                if by_points:
-                    melds = sum(m["worth"] for m in dd["melds"] if m["seat"] == n and m["counts"])
-                    row += [dd["card_points"][n], melds, dd["points"][n]]
-                row += [f"{dd['deltas'][n]:+d}", dd["scores"][n]]
-                rows.append(row)
-            heads = ["seat", "tricks"] + (["card points", "melds", "deal points"] if by_points else [])
-            out.append(table(heads + ["change", "score"], rows))
-        elif "deltas" in dd:
-            rows = [[n, f"{v:+d}", dd["scores"][n]] for n, v in dd["deltas"].items()]
-            out.append(table(["seat", "change", "score"], rows))
+        if "deltas" in dd:
+            out.append(deal_table(dd, rep.seats, counts_points(rep.game) and "points" in dd))
         out.append("")
     if d["complete"]:
         out.append("scores: " + ", ".join(f"{n} {v}" for n, v in d["scores"].items()))

@@ -709,13 +709,7 @@ RATE_FIGURES = ("annulled", "abandoned", "made")
 PAIRED_MIN = 30
 
 
-def _table(headers, rows) -> str:
-    cols = list(zip(*([headers] + rows))) if rows else [[h] for h in headers]
-    widths = [max(len(str(x)) for x in c) for c in cols]
-
-    def fmt(r):
-        return "  ".join(str(x).rjust(w) if i else str(x).ljust(w) for i, (x, w) in enumerate(zip(r, widths)))
-    return "\n".join([fmt(headers), "  ".join("-" * w for w in widths)] + [fmt(r) for r in rows])
+from .report import table as _table  # noqa: E402
 
 
 def _pct(x) -> str:

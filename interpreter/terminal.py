@@ -476,34 +476,14 @@ class Session:
         d = deal_summary(deal, self.seats, {n: deal.scores_before[i] for i, n in enumerate(self.seats)})
         say = self.io.say
         say("")
-        head = f"Deal {deal.deal_number} over: "
-        if d["result"] == "annulled":
-            say(head + "annulled (nobody bid); no score changes.")
-        else:
-            if "declarer" in d:
-                who = " and ".join(d["declarers"])
-                head += f"{who} {d['contract']}"
-                if d.get("trumps"):
-                    head += f", trumps {d['trumps']}"
-                if d.get("blind"):
-                    head += ", blind (doubled)"
-            say(head + f" — {d['result']}")
-            points = any(self.g.card_points)
-            headers = ["seat", "tricks"] + (["card points", "melds", "points"] if points else []) + ["change", "score"]
-            rows = []
-            for i, n in enumerate(self.seats):
-                label = n + (" (you)" if i == self.human else "")
-                if n not in d.get("tricks", {}):
-                    rows.append([label, "-"] + (["-", "-", "-"] if points else [])
-                                + [f"{d['deltas'][n]:+d}", d["scores"][n]])
-                    continue
-                row = [label, d["tricks"][n]]
-                if points:
-                    melds = sum(m["worth"] for m in d["melds"] if m["seat"] == n and m["counts"])
-                    row += [d["card_points"][n], melds, d["points"][n]]
-                rows.append(row + [f"{d['deltas'][n]:+d}", d["scores"][n]])
-            from .cli import table
-            for line in table(headers, rows).splitlines():
+        from .report import counts_points, deal_headline, deal_table
+        say(f"Deal {deal.deal_number} over: " + deal_headline(d)
+            + ("; no score changes." if d["result"] == "annulled" else ""))
+        if d["result"] != "annulled":
+            you = self.seats[self.human] if self.human is not None else None
+            table_text = deal_table(d, self.seats, counts_points(self.g),
+                                    label=lambda n: n + (" (you)" if n == you else ""))
+            for line in table_text.splitlines():
                 say("  " + line)
         say("Scores: " + self.scores_line(deal.scores))
 
