@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from .errors import TalonError
 from .expr import Env
 
 CHANCE = -1
@@ -832,6 +833,9 @@ class Deal:
                     total += len(extra)
             if concede and self._can_concede(s):
                 total += 1
+            if not total:
+                raise TalonError(f"seat {s} has no card to play: the spec's deal and exchange "
+                                 "leave the hands unequal")
             if getbits is not None:
                 k = total.bit_length()
                 r = getbits(k)
