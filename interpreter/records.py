@@ -8,6 +8,7 @@ import yaml
 
 from .engine import AUCTION, CONTRACT, DONE, PLAY, Deal, Match
 from .errors import IllegalAction, RecordError, TalonError
+from .expr import Env
 from .spec import load, resolve
 
 MAX_RECORD_BYTES = 5_000_000
@@ -315,7 +316,7 @@ def explain(deal: Deal, a: int, seat: int, seats) -> str:
             return "the contract is named after the auction"
         if g.auction_kind == "numeric" and a >= g.A_NUMBER:
             v = (a - g.A_NUMBER) // 4
-            lo = g.min_bid(deal, __import__("interpreter.expr", fromlist=["Env"]).Env(seat))
+            lo = g.min_bid(deal, Env(seat))
             if deal.highest is not None and v <= deal.highest:
                 return f"a bid must be above the highest bid ({deal.highest})"
             if v < lo:
@@ -394,7 +395,6 @@ def _cl(it):
 
 
 def _src(it):
-    from .errors import Collector
     path = it.loc.path
     try:
         line = Path(path).read_text(encoding="utf-8").splitlines()[it.body.args["expr"].loc.line - 1]
