@@ -1023,10 +1023,11 @@ class Deal:
                 " (contracts: " + ", ".join(c.name for c in g.ladder) + ")" if g.ladder else " (bids are numbers)"))
         if verb == "trumps" and len(rest) == 1:
             w = low[0]
-            if w == "none":
+            if w in ("none", "no-trumps", "notrumps", "nt"):
                 return g.A_TRUMPS + 4
+            w = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}.get(w, w)
             for i, (letter, word) in enumerate(zip(g.suits, g.suit_words)):
-                if w in (letter.lower(), word):
+                if w in (letter.lower(), word, word[:-1]):
                     return g.A_TRUMPS + i
             raise ValueError(f"`{rest[0]}` is not a suit (spades hearts diamonds clubs, S H D C, or none)")
         if verb == "contract" and len(rest) == 1 and rest[0].isdigit():

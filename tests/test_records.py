@@ -387,3 +387,19 @@ def test_malformed_record_one_line_error(tmp_path, talon_cli, name, rec, needle)
 def test_missing_record_file(tmp_path, talon_cli):
     rc, out, err = talon_cli("replay", tmp_path / "nope.yaml")
     assert_one_line_error(rc, out, err, "no such")
+
+
+@pytest.mark.parametrize("word,suit", [("spades", 0), ("S", 0), ("♠", 0), ("Hearts", 1), ("heart", 1),
+                                       ("d", 2), ("♣", 3), ("none", 4), ("no-trumps", 4)])
+def test_trumps_spellings(word, suit):
+    from interpreter.spec import load
+    g = load("501")
+    d = g.new_deal(3, 2)
+    assert d.parse_action(["trumps", word], {}) == g.A_TRUMPS + suit
+
+
+def test_trumps_of_no_suit_is_refused():
+    from interpreter.spec import load
+    g = load("501")
+    with pytest.raises(ValueError, match="is not a suit"):
+        g.new_deal(3, 2).parse_action(["trumps", "stars"], {})
