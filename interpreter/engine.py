@@ -375,6 +375,8 @@ class Deal:
                 raise ValueError(f"seat {s} holds {len(cards)} cards; the deal gives {g.hand_size}")
         for s, cards in hands.items():
             if s not in self.pos:
+                if not cards:          # an empty hand for the seat sitting out is harmless
+                    continue
                 raise ValueError(f"seat {s} sits this deal out and is dealt no cards")
             m = 0
             for c in cards:

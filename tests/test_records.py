@@ -403,3 +403,12 @@ def test_trumps_of_no_suit_is_refused():
     g = load("501")
     with pytest.raises(ValueError, match="is not a suit"):
         g.new_deal(3, 2).parse_action(["trumps", "stars"], {})
+
+
+def test_R501_2_an_empty_hand_for_the_seat_sitting_out_is_accepted():
+    from interpreter.records import read_record_file, replay_record
+    rec = read_record_file(str(Path(__file__).parent / "records" / "501" / "game-4-seats.yaml"))[0]
+    plain = replay_record(copy.deepcopy(rec)).to_json()
+    d0 = rec["deals"][0]
+    d0["hands"][d0["dealer"]] = []
+    assert replay_record(rec).to_json()["scores"] == plain["scores"]
