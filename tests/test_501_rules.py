@@ -142,7 +142,7 @@ def test_R501_2_four_seats_dealer_is_dealt_nothing_and_keeps_score(g501, seed):
 def test_R501_2_sitting_out_dealer_cannot_be_given_a_hand(table):
     t = table("ABCD")
     with pytest.raises(ValueError, match="sits this deal out"):
-        t.deal("D", {**DEAL_S["hands"], "D": ""}, DEAL_S["talon"])
+        t.deal("D", {**DEAL_S["hands"], "D": "AS"}, DEAL_S["talon"])
 
 
 def test_R501_2_four_seats_dealer_D_sits_out_of_the_scoring(table):
