@@ -72,7 +72,6 @@ class Game:
     pass_final: bool = False
     reopen: tuple = ()                # (frozenset of ladder indices, f) or ()
     unpartnered: bool = False
-    all_pass: bool = True
     blind: bool = False
     opener: str = "left-of-dealer"
     contract_steps: list = field(default_factory=list)
@@ -558,7 +557,6 @@ class Deal:
         if g.auction_kind == "ladder":
             self.entry_index = self.highest
             e = self.entry = g.ladder[self.highest]
-            self.entry_cols = e.columns
             self.trumps = {"exposed": g.card_suit[self.exposed] if self.exposed >= 0 else -1,
                            "none": -1}.get(e.trumps)
             self.bid_value = 0

@@ -36,22 +36,15 @@ class Env:
 
 # name -> (type, moments where it is known, getter(st, env))
 # moments: a = auction, p = play, s = scoring, e = end of deal/game, l = first lead
-def _side_sum(attr):
-    def f(st, env, side):
-        arr = getattr(st, attr)
-        return sum(arr[s] for s in side)
-    return f
-
-
 # Per-seat quantities: "X of SEAT" or "X of SIDE" (summed); bare X means "of the seat
 # in question".
 SEAT_QUANTITIES = {
-    "points": ("deal_points_of", "s"),
-    "card points": ("card_points", "ps"),
-    "meld points": ("meld_points_of", "s"),
-    "tricks": ("tricks", "pse"),
-    "score": ("scores", "se"),
-    "passes": ("passes", "a"),
+    "points": "deal_points_of",
+    "card points": "card_points",
+    "meld points": "meld_points_of",
+    "tricks": "tricks",
+    "score": "scores",
+    "passes": "passes",
 }
 
 
@@ -289,7 +282,7 @@ class Compiler:
                   "`X of Y` works for " + ", ".join(known))
 
     def _quantity(self, e, name, who, who_type, sc):
-        attr, _ = SEAT_QUANTITIES[name]
+        attr = SEAT_QUANTITIES[name]
         if who_type == SIDE:
             def side_sum(st, env):
                 arr = getattr(st, attr)

@@ -12,7 +12,6 @@ from .expr import Env
 from .spec import load, resolve
 
 MAX_RECORD_BYTES = 5_000_000
-DEFAULT_NAMES = "ABCDEFGH"
 
 
 # ------------------------------------------------------------------ reading

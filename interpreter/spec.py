@@ -431,8 +431,6 @@ def _compile(m: Merged, out: Collector) -> Game | None:
                 g["reopen"] = (frozenset(idxs), f)
         elif k == "unpartnered":
             g["unpartnered"] = True
-        elif k == "all_pass":
-            g["all_pass"] = True
         elif k == "blind_bidding":
             g["blind"] = True
         elif k in ("show_talon", "abandon", "take_talon", "name_contract"):
@@ -663,6 +661,10 @@ def _check_auction(by_kind: dict, head, out: Collector):
         out.error(head.loc, "the spec does not say what a bid is",
                   "add to the auction section `bids: a bid is a number from N, above the highest bid` "
                   "or `bids: a bid is a contract from the ladder, above the highest bid`")
+    if "all_pass" not in by_kind:
+        # The engine annuls an auction in which every seat passes; say so in the spec.
+        out.warn(head.loc, "no rule says what happens when every seat passes: the deal is annulled",
+                 "add to the auction section `all-pass: when every seat passes without a bid, the deal is annulled`")
 
 
 def _active_counts(g: dict):
@@ -680,8 +682,3 @@ def _contract_index(ladder, name, b, out):
     at = locs[names.index(name)] if name in names and names.index(name) < len(locs) else b.loc
     out.error(at, f"there is no contract `{name}` in the ladder", did_you_mean(name, [c.name for c in ladder]))
     return None
-
-
-def load_game(ref: str) -> Game:
-    """Load a spec for running; errors become one TalonError with every message."""
-    return load(ref)
