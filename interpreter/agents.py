@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import random
 
-from .engine import AUCTION, CONTRACT, PLAY, Deal
+from .engine import AUCTION, CONTRACT, PLAY
+from .engine.auction import Auction
 
 
 class RandomAgent:
@@ -14,39 +15,50 @@ class RandomAgent:
         self.pass_rate = pass_rate
         self.blind_rate = blind_rate
 
-    def act(self, deal: Deal) -> int:
+    def act(self, deal) -> int:
         rng = self.rng
         if deal.phase == PLAY:
             return deal.random_play_action(rng)
         g = deal.game
+        c = deal.codec
         s = deal.turn
         if deal.phase == AUCTION:
+            if g.auction_kind == "exact":
+                bids = list(Auction.bid_list(deal, s))
+                return c.number_bid(bids[rng._randbelow(len(bids))]) if bids else c.PASS
             blind = g.blind and not deal.looked[s]
             go_blind = blind and rng.random() < self.blind_rate
-            if rng.random() < self.pass_rate:
-                return g.A_PASS_BLIND if go_blind else g.A_PASS
+            may_pass = Auction.may_pass(deal, s)
+            if may_pass and rng.random() < self.pass_rate:
+                return c.PASS_BLIND if go_blind else c.PASS
             if g.auction_kind == "ladder":
-                bids = deal._bid_list(s)
+                bids = Auction.ladder_bids(deal, s)
                 if not bids:
-                    return g.A_PASS_BLIND if go_blind else g.A_PASS
+                    return c.PASS_BLIND if go_blind else c.PASS
                 pick = bids[min(int(rng.expovariate(0.7)), len(bids) - 1)]
-                return g.A_LADDER + 2 * pick + (1 if go_blind else 0)
-            lo, hi = deal._bid_range(s)
-            v = lo + min(int(rng.expovariate(0.3)), hi - lo)
-            return g.A_NUMBER + 4 * v + (1 if go_blind else 0)
+                return c.ladder_bid(pick, go_blind)
+            lo, hi, step = Auction.bid_range(deal, s)
+            for _ in range(20):
+                v = lo + step * min(int(rng.expovariate(0.3 * step)), (hi - lo) // step)
+                if Auction.bid_ok(deal, s, v):
+                    return c.number_bid(v, go_blind)
+            bids = list(Auction.bid_list(deal, s))
+            if bids:
+                return c.number_bid(bids[0], go_blind)
+            return c.PASS_BLIND if go_blind else c.PASS
         if deal.phase == CONTRACT and g.contract_steps[deal.step][0] == "contract":
-            v = deal.bid_value + min(int(rng.expovariate(0.5)), 20)
-            return g.A_NUMBER + 4 * v + 2
+            st = g.contract_step
+            v = deal.bid_value + st * min(int(rng.expovariate(0.5 * st)), 20)
+            return c.contract(v)
+        acts = deal.legal_actions()
         if deal.phase == CONTRACT and deal.abandon_open:
-            acts = deal.legal_actions()
             if rng.random() < 0.05:
-                return g.A_ABANDON
-            acts = [a for a in acts if a != g.A_ABANDON]
-            return rng.choice(acts)
-        return rng.choice(deal.legal_actions())
+                return c.ABANDON
+            acts = [a for a in acts if a != c.ABANDON]
+        return acts[rng._randbelow(len(acts))]
 
 
-def play_deal(deal: Deal, agents) -> Deal:
+def play_deal(deal, agents):
     """Play a dealt deal to its end with one agent per seat (or one for all)."""
     one = not isinstance(agents, (list, tuple, dict))
     fast = one and type(agents) is RandomAgent

@@ -132,8 +132,7 @@ def validate_one(ref: str):
         examples = _check_examples(game, out)
     if out.errors:
         game = None
-    if game is not None:
-        game.examples_checked = examples
+    out.examples_checked = examples
     return out, game, EXIT_OK if not out.errors else EXIT_INVALID
 
 
@@ -176,7 +175,7 @@ def cmd_validate(args) -> int:
                         "status": {EXIT_OK: "valid", EXIT_INVALID: "invalid", EXIT_USAGE: "unreadable"}[status],
                         "name": game.name if game else None, "title": game.title if game else None,
                         "errors": len(errors), "warnings": len(warnings),
-                        "examples_checked": getattr(game, "examples_checked", 0) if game else 0,
+                        "examples_checked": getattr(out, "examples_checked", 0) if game else 0,
                         "diagnostics": [d.to_json() for d in errors + warnings]})
         worst = max(worst, status)
         if args.json:
@@ -185,7 +184,7 @@ def cmd_validate(args) -> int:
         for d in errors + warnings:
             print(d.render(), file=sys.stderr)
         if status == EXIT_OK:
-            ex = game.examples_checked
+            ex = getattr(out, "examples_checked", 0)
             print(f"{ref}: valid ({game.title})" + (f", {_count(ex, 'example record')} replayed as expected" if ex else "")
                   + (f", {_count(len(warnings), 'warning')}" if warnings else ""))
         elif several or len(out.diagnostics) > 1:
@@ -449,7 +448,7 @@ def render_replay(rep, d: dict) -> str:
 
 # ------------------------------------------------------------------ diff
 def cmd_diff(args) -> int:
-    from .diff import diff, render
+    from .spec.diff import diff, render
     from .spec import load
     d = diff(load(args.base), load(args.variant))
     print(json.dumps(d, indent=2) if args.json else render(d))

@@ -1,4 +1,4 @@
-"""Hand records (``shared/records.md``): read, write, and replay against a spec."""
+"""Hand records (``docs/records.md``): read, write, and replay against a spec."""
 from __future__ import annotations
 
 import json
@@ -6,9 +6,8 @@ from pathlib import Path
 
 import yaml
 
-from .engine import AUCTION, CONTRACT, DONE, PLAY, Deal, Match
+from .engine import AUCTION, DONE, Deal, Match
 from .errors import IllegalAction, RecordError, TalonError
-from .expr import Env
 from .spec import load, resolve
 
 MAX_RECORD_BYTES = 5_000_000
@@ -148,8 +147,11 @@ def replay_record(rec: dict, base_dir: str = ".", where: str = "record", spec_ov
         raise RecordError(f"{where}: `deals` should be a list of deals")
     first_dealer = _seat(_need(deal_recs[0], "dealer", f"{where}, deal 1"), names, f"{where}, deal 1")
     match = Match(game, len(seats), first_dealer, start)
-    if "deals" not in rec and "deal_number" in rec:
-        match.deals_played = int(rec["deal_number"]) - 1
+    if "deal_number" in rec:
+        dn = rec["deal_number"]
+        if isinstance(dn, bool) or not isinstance(dn, int) or not 1 <= dn <= 100000:
+            raise RecordError(f"{where}: `deal_number` should be a whole number from 1, not {str(dn)[:20]}")
+        match.deals_played = dn - 1
     deals, per_deal = [], []
     complete = True
     for k, dr in enumerate(deal_recs):
@@ -168,7 +170,11 @@ def replay_record(rec: dict, base_dir: str = ".", where: str = "record", spec_ov
         actions = dr.get("actions") or []
         if not isinstance(actions, list):
             raise RecordError(f"{w}: `actions` should be a list of strings such as `A bid 80`")
-        apply_actions(deal, actions, names, seats)
+        try:
+            apply_actions(deal, actions, names, seats)
+        except IllegalAction as e:
+            e.deal_index = k + 1
+            raise
         deals.append(deal)
         if not deal.is_terminal():
             complete = False
@@ -200,7 +206,10 @@ def _deal_cards(deal: Deal, dr: dict, names: dict, where: str):
             hs[s] = [g.parse_card(str(c)) for c in cards]
         talon = [g.parse_card(str(c)) for c in (dr.get("talon") or [])]
         exposed = g.parse_card(str(dr["exposed"])) if dr.get("exposed") is not None else -1
-        deal.set_cards(hs, talon, exposed)
+        stock = dr.get("stock") or []
+        if not isinstance(stock, list):
+            raise RecordError(f"{where}: `stock` should be a list of cards, top first")
+        deal.set_cards(hs, talon, exposed, [g.parse_card(str(c)) for c in stock])
     except RecordError:
         raise                       # already says where
     except ValueError as e:
@@ -271,140 +280,42 @@ def compress_numbers(actions: list) -> list:
 
 
 def explain(deal: Deal, a: int, seat: int, seats) -> str:
-    """Why action `a` by `seat` is illegal, in the game's words, citing the rule."""
+    """Why action `a` by `seat` is illegal, in the game's words, citing the rule (the
+    engine's phases say why; see ``Deal.why_not``)."""
     g = deal.game
+    c = deal.codec
     who = seats[seat]
     if seat not in deal.pos:
         return f"{who} sits this deal out"
-    phase = deal.phase
-    auction_action = a in (g.A_PASS, g.A_PASS_BLIND) or (a >= g.A_LADDER and not (
-        a >= g.A_NUMBER and (a - g.A_NUMBER) % 4 == 2))
-    if auction_action and phase != AUCTION:
+    kind = c.kind(a)
+    if kind in ("pass", "bid") and deal.phase != AUCTION and g.has_auction:
         extra = ""
         if g.pass_final and deal.passes[seat]:
-            it = _rule_of(g, "pass_final")
-            extra = f" ({who} had passed, and a pass is final" + (f": rule `{it.name}`{_cl(it)}" if it else "") + ")"
+            extra = f" ({who} had passed, and a pass is final" + _cite(g, g.rules_of_kind("pass_final"), ": ") + ")"
         return "the auction is over" + extra
-    if seat != deal.turn and a not in (g.A_LOOK, g.A_CONCEDE):
-        if phase == AUCTION and auction_action and g.pass_final and deal.passed[seat]:
-            it = _rule_of(g, "pass_final")
-            return f"{who} has passed, and a pass is final" + (f" (rule `{it.name}`{_cl(it)})" if it else "")
+    if seat != deal.turn and kind not in ("look", "concede"):
+        if deal.phase == AUCTION and kind in ("pass", "bid") and g.pass_final and deal.passed[seat]:
+            return f"{who} has passed, and a pass is final" + _cite(g, g.rules_of_kind("pass_final"))
         return f"it is {seats[deal.turn]}'s turn, not {who}'s"
-    kind_play = a < g.A_PASS
-    if a == g.A_LOOK:
-        if not g.blind:
-            return "this game has no blind bidding: every seat sees its cards"
-        if deal.looked[seat]:
-            return f"{who} has already looked"
-        return "seats look at their cards only during the auction"
-    if a == g.A_CONCEDE:
-        if g.concede is None:
-            return "this game has no conceding"
-        if seat != deal.declarer:
-            return "only the declarer may concede"
-        return "the contract has not failed yet (or this contract cannot be conceded)"
-    if phase == AUCTION:
-        if kind_play or g.A_TRUMPS <= a < g.A_LADDER or a == g.A_ABANDON:
-            return "the auction is not over"
-        if a in (g.A_PASS_BLIND,) or (a >= g.A_LADDER and (a - (g.A_NUMBER if a >= g.A_NUMBER else g.A_LADDER)) % (4 if a >= g.A_NUMBER else 2) == 1):
-            if not g.blind:
-                return "this game has no blind bidding"
-            if deal.looked[seat]:
-                return f"{who} has looked at their cards and can no longer bid blind"
-        if a >= g.A_NUMBER and (a - g.A_NUMBER) % 4 == 2:
-            return "the contract is named after the auction"
-        if g.auction_kind == "numeric" and a >= g.A_NUMBER:
-            v = (a - g.A_NUMBER) // 4
-            lo = g.min_bid(deal, Env(seat))
-            if deal.highest is not None and v <= deal.highest:
-                return f"a bid must be above the highest bid ({deal.highest})"
-            if v < lo:
-                return f"the lowest bid is {lo}"
-        if g.auction_kind == "ladder" and g.A_LADDER <= a < g.A_NUMBER:
-            i = (a - g.A_LADDER) // 2
-            c = g.ladder[i]
-            if deal.highest is not None and i <= deal.highest:
-                return f"`{c.name}` is not above the highest bid (`{g.ladder[deal.highest].name}`)"
-            if deal.reopened and g.reopen and i not in g.reopen[0]:
-                return f"{who} has passed and may only bid " + ", ".join(g.ladder[j].name for j in sorted(g.reopen[0]))
-            for name, it in g.rules.items():
-                if it.body.kind == "bid_condition" and it.body.args["contract"] == c.name:
-                    return f"`{c.name}` may be bid only when {_src(it)} (rule `{name}`{_cl(it)})"
-        return "not a legal bid now"
-    if phase == CONTRACT:
-        step = g.contract_steps[deal.step][0]
-        words = {"trumps": "name trumps", "contract": "name the contract", "give": "give cards",
-                 "abandon": "abandon or go on"}
-        if step == "give" and g.A_GIVE <= a < g.A_LADDER:
-            d, c = divmod(a - g.A_GIVE, g.n_cards)
-            if not deal.hands[seat] >> c & 1:
-                return f"{who} does not hold {g.card_names[c]}"
-            if d not in deal.defenders:
-                return f"cards are given to the defenders, and {seats[d]} is not one"
-            return f"{seats[d]} has already been given a card"
-        if step == "contract" and a >= g.A_NUMBER:
-            return f"the contract must be at least the bid ({deal.bid_value})"
-        if step == "trumps" and a == g.A_TRUMPS + 4:
-            return "trumps must be a suit here: `none` is not allowed"
-        return f"the declarer must now {words.get(step, step)}"
-    if phase == PLAY:
-        if not kind_play:
-            return "the play has begun"
-        c = a if a < g.A_MELD else (a - g.A_MELD) % g.n_cards
-        if not deal.hands[seat] >> c & 1:
-            return f"{who} does not hold {g.card_names[c]}"
-        if a >= g.A_MELD:
-            mi = (a - g.A_MELD) // g.n_cards
-            if deal.trick:
-                return f"a {g.melds[mi].name} is announced only when leading"
-            return f"{who} does not hold the {g.melds[mi].name} of that suit"
-        # Which follow rule excluded it?
-        cand = deal.hands[seat]
-        for idx, rule in enumerate(g.follow):
-            before = cand
-            saved = g.follow
-            g.follow = saved[:idx + 1]
-            try:
-                cand = deal._follow_mask(deal.hands[seat])
-            finally:
-                g.follow = saved
-            if before >> c & 1 and not cand >> c & 1:
-                it = _follow_rule(g, idx)
-                return (f"{who} must play {_follow_words(rule)} when able"
-                        + (f" (rule `{it.name}`{_cl(it)})" if it else ""))
-    return "not legal now"
+    reason, rule = deal.why_not(a, seat)
+    for i, name in enumerate(seats):
+        reason = reason.replace("{seat%d}" % i, name)
+    return reason + _cite(g, rule)
 
 
-def _rule_of(g, kind):
-    return next((it for it in g.rules.values() if it.body.kind == kind), None)
-
-
-def _follow_rule(g, idx):
-    its = [it for it in g.rules.values() if it.body.kind == "follow"]
-    return its[idx] if idx < len(its) else None
-
-
-def _follow_words(rule):
-    return {"suit-led": "a card of the suit led", "trump": "a trump",
-            "beats-trick": "a card that beats the trick"}[rule]
-
-
-def _cl(it):
-    return (", " + ", ".join(it.clauses)) if it.clauses else ""
-
-
-def _src(it):
-    path = it.loc.path
-    try:
-        line = Path(path).read_text(encoding="utf-8").splitlines()[it.body.args["expr"].loc.line - 1]
-        e = it.body.args["expr"].loc
-        return line[e.column - 1:e.end_column - 1] if e.end_column else line[e.column - 1:]
-    except (OSError, IndexError):
-        return "its condition holds"
+def _cite(g, rule: str, sep: str = " (") -> str:
+    """` (rule `name`, clause ids)` for the rule that decides, or nothing."""
+    if not rule:
+        return ""
+    it = g.rules.get(rule)
+    cl = (", " + ", ".join(it.clauses)) if it is not None and it.clauses else ""
+    if sep == " (":
+        return f" (rule `{rule}`{cl})"
+    return f"{sep}rule `{rule}`{cl}"
 
 
 # ------------------------------------------------------------------ expectations
-EXPECTABLE = ("deltas", "scores", "game_over", "winners")
+EXPECTABLE = ("deltas", "scores", "game_over", "winners", "illegal", "illegal_deal")
 
 
 def check_expectations(rec: dict, result: dict) -> list:
@@ -416,6 +327,10 @@ def check_expectations(rec: dict, result: dict) -> list:
     if not isinstance(exp, dict):
         return ["`expect` should map deltas, scores, game_over or winners to their values"]
     bad = []
+    if "illegal" in exp and "illegal" not in result:
+        return [f"expected action {exp['illegal']} to be refused, but the record replays"]
+    if "illegal" in result and "illegal" not in exp:
+        return [f"action {result['illegal']} is refused: {result.get('reason', '')}"]
     for key, want in exp.items():
         if key not in EXPECTABLE:
             bad.append(f"`expect` has an unknown entry `{key}` (known: {', '.join(EXPECTABLE)})")
@@ -430,14 +345,25 @@ def check_expectations(rec: dict, result: dict) -> list:
     return bad
 
 
+def replay_result(rec: dict, path, game=None) -> dict:
+    """Replay one record for its expectations: the result, or where it was refused
+    (`illegal`: the action's index, `illegal_deal`: the deal's, in a game record)."""
+    try:
+        return replay_record(rec, base_dir=str(Path(path).parent), where=str(path), game=game).to_json()
+    except IllegalAction as e:
+        res = {"illegal": e.index, "reason": e.reason}
+        if "deals" in rec:
+            res["illegal_deal"] = getattr(e, "deal_index", 1)
+        return res
+
+
 def check_examples(game, folder: str) -> list:
     """Replay every record in a spec's examples folder; return (file, problems) pairs."""
     out = []
     for path in sorted(Path(folder).glob("*.y*ml")) + sorted(Path(folder).glob("*.json")):
         try:
             for rec in read_record_file(str(path)):
-                res = replay_record(rec, base_dir=str(path.parent), where=str(path), game=game).to_json()
-                out.append((str(path), check_expectations(rec, res)))
+                out.append((str(path), check_expectations(rec, replay_result(rec, path, game))))
         except TalonError as e:
             out.append((str(path), [str(e)]))
     return out
@@ -454,6 +380,8 @@ def deal_summary(deal: Deal, seats: list, before: dict) -> dict:
             out["unpartnered"] = g.ladder[deal.highest].name   # left without a partner
     elif deal.abandoned:
         out["result"] = "abandoned"
+    elif deal.phase == DONE and deal.declarer < 0:
+        out["result"] = "played"
     elif deal.phase == DONE:
         out["result"] = "made" if deal.made else ("conceded" if deal.conceded else "failed")
     else:
@@ -466,6 +394,10 @@ def deal_summary(deal: Deal, seats: list, before: dict) -> dict:
             out["bid"] = deal.bid_value
         out["blind"] = deal.declarer_blind
         out["trumps"] = None if deal.trumps is None else ("none" if deal.trumps < 0 else g.suit_words[deal.trumps])
+    if g.auction_kind == "exact":
+        out["bids"] = {seats[s]: deal.bids[s] for s in deal.active}
+    if deal.declarer < 0 and deal.trumps is not None:
+        out["trumps"] = "none" if deal.trumps < 0 else g.suit_words[deal.trumps]
     if deal.phase == DONE and not deal.annulled:
         out["tricks"] = {seats[s]: deal.tricks[s] for s in deal.active}
         out["card_points"] = {seats[s]: deal.card_points[s] for s in deal.active}
@@ -491,11 +423,12 @@ def deal_record(deal: Deal, seats: list, spec: str | None = None, scores: bool =
         if deal.deal_number != 1:
             rec["deal_number"] = deal.deal_number
     rec["hands"] = {seats[s]: cards_list(g, deal.dealt[s]) for s in deal.active}
-    if g.talon_size:
-        t = deal.talon_dealt if hasattr(deal, "talon_dealt") else deal.talon
-        rec["talon"] = cards_list(g, t)
-    if g.face_up:
-        rec["exposed"] = g.card_names[deal.exposed]
+    if deal.talon_dealt:
+        rec["talon"] = cards_list(g, deal.talon_dealt)
+    if g.stock:
+        rec["stock"] = [g.card_names[c] for c in deal.stock_dealt]
+    if g.face_up and deal.exposed_dealt >= 0:
+        rec["exposed"] = g.card_names[deal.exposed_dealt]
     rec["actions"] = [deal.action_to_string(a, s, seats) for s, a in deal.history]
     return rec
 
@@ -526,7 +459,7 @@ def _flowed(obj, key=None):
 
 
 def dump_yaml(obj) -> str:
-    """YAML in the layout of shared/records.md: hands on one line, one action a line."""
+    """YAML in the layout of docs/records.md: hands on one line, one action a line."""
     text = yaml.dump(_flowed(obj), Dumper=_Dumper, sort_keys=False, allow_unicode=True,
                      default_flow_style=False, width=120)
     return text

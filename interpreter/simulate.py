@@ -138,7 +138,10 @@ def position_label(p: int, seats: int) -> str:
 def bid_keys(game, deal) -> set:
     """The contracts (or bid bands) bid at least once in a deal's auction."""
     keys = set()
-    lo_ladder, lo_number = game.A_LADDER, game.A_NUMBER
+    c = game.codec
+    lo_ladder, lo_number = c.LADDER, c.NUMBER
+    if game.auction_kind not in ("numeric", "ladder"):
+        return keys
     for _, a in deal.history:
         if lo_ladder <= a < lo_number:
             i = (a - lo_ladder) >> 1

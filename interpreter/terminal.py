@@ -239,13 +239,15 @@ class Session:
         only to the giver and the receiver."""
         g = self.g
         text = deal.action_to_string(a, s, self.seats)
-        if g.A_GIVE <= a < g.A_LADDER:
-            d, c = divmod(a - g.A_GIVE, g.n_cards)
+        kind = g.codec.kind(a)
+        if kind == "give":
+            f = g.codec.fields(a)
+            d, c = f["seat"], f["card"]
             if self.human == d:
                 return f"{self.nm(s)} gives you {g.card_names[c]} face down"
             if self.human != s:
                 return f"{self.nm(s)} gives {self.nm(d)} a card face down"
-        if a == g.A_LOOK:
+        if kind == "look":
             return f"{self.nm(s)} looks at their cards"
         return text
 

@@ -70,7 +70,7 @@ class Table:
         while not deal.is_terminal():
             acts = deal.legal_actions()
             assert acts, f"seat {self.seats[deal.turn]} has no legal action in phase {deal.phase}"
-            plain = [a for a in acts if a < g.A_MELD] or acts
+            plain = [a for a in acts if a < g.codec.MELD] or acts
             deal.apply_action(pick(plain))
         return deal
 

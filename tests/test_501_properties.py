@@ -66,18 +66,18 @@ def oracle(d):
     looked = set()
     abandoned = False
     for s, a in d.history:
-        if a < g.A_MELD:
+        if a < g.codec.MELD:
             plays.append((s, a))
-        elif a < g.A_PASS:
-            c = (a - g.A_MELD) % g.n_cards
+        elif a < g.codec.PASS:
+            c = (a - g.codec.MELD) % g.n_cards
             plays.append((s, c))
             melds.append((s, suit(c), name[c]))
-        elif a == g.A_LOOK or a == g.A_PASS:
+        elif a == g.codec.LOOK or a == g.codec.PASS:
             looked.add(s)
-        elif a == g.A_ABANDON:
+        elif a == g.codec.ABANDON:
             abandoned = True
-        elif a >= g.A_NUMBER:
-            v, k = divmod(a - g.A_NUMBER, 4)
+        elif a >= g.codec.NUMBER:
+            v, k = divmod(a - g.codec.NUMBER, 4)
             if k == 0:
                 looked.add(s)
             if k in (0, 1):
@@ -171,13 +171,13 @@ def test_card_points_sum_to_120_and_eight_cards_each(g501, seed, n):
     agent = RandomAgent(rng, pass_rate=0.3, blind_rate=0.3)
     while not d.is_terminal():
         a = agent.act(d)
-        if d.phase == "contract" and a == g501.A_ABANDON:
-            a = min(x for x in d.legal_actions() if x != g501.A_ABANDON)
+        if d.phase == "contract" and a == g501.codec.ABANDON:
+            a = min(x for x in d.legal_actions() if x != g501.codec.ABANDON)
         d.apply_action(a)
     if d.annulled:
         return
     assert sum(d.card_points) == 120
-    plays = [s for s, a in d.history if a < g501.A_PASS]
+    plays = [s for s, a in d.history if a < g501.codec.PASS]
     for s in d.all_seats:
         assert plays.count(s) == (8 if s in d.active else 0)
     o = check_against_oracle(d)

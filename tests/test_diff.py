@@ -4,7 +4,7 @@ import json
 import pytest
 
 from interpreter.cli import main
-from interpreter.diff import diff
+from interpreter.spec.diff import diff
 from interpreter.spec import load
 
 

@@ -395,7 +395,7 @@ def test_trumps_spellings(word, suit):
     from interpreter.spec import load
     g = load("501")
     d = g.new_deal(3, 2)
-    assert d.parse_action(["trumps", word], {}) == g.A_TRUMPS + suit
+    assert d.parse_action(["trumps", word], {}) == g.codec.TRUMPS + suit
 
 
 def test_trumps_of_no_suit_is_refused():

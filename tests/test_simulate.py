@@ -78,7 +78,7 @@ def reference_allowed(d, hand):
         if beats(c, winner):
             winner = c
     cand = set(bits(hand))
-    for rule in g.follow:
+    for rule in [n.cards.parts[0][0] for n in g.narrows]:
         if rule == "suit-led":
             m = {c for c in cand if g.card_suit[c] == led}
         elif rule == "trump":
@@ -107,7 +107,7 @@ def test_random_play_action_is_choice_of_legal_actions(ref):
         r1, r2 = random.Random(seed), random.Random(seed)
         while d.phase == PLAY:
             legal = d.legal_actions()
-            cards = {a for a in legal if a < g.A_MELD}
+            cards = {a for a in legal if a < g.codec.MELD}
             assert cards == reference_allowed(d, d.hands[d.turn])
             a = d.random_play_action(r2)
             assert a == r1.choice(legal)
@@ -137,7 +137,7 @@ def test_play_random_plays_as_the_agent_does_step_by_step(ref):
 def test_must_beat_variant_in_a_temp_dir_narrows_the_follow(variant_path):
     """The tiny variant of the brief: a card that beats the trick is forced when held."""
     g = load(variant_path)
-    assert g.follow[-1] == "beats-trick"
+    assert g.narrows[-1].cards.parts == (("beats-trick", None),)
     seen = 0
     for seed in range(40):
         d = to_play(g, 3, seed)
@@ -146,7 +146,7 @@ def test_must_beat_variant_in_a_temp_dir_narrows_the_follow(variant_path):
         rng = random.Random(seed)
         while d.phase == PLAY:
             if d.trick:
-                allowed = {a for a in d.legal_actions() if a < g.A_MELD}
+                allowed = {a for a in d.legal_actions() if a < g.codec.MELD}
                 assert allowed == reference_allowed(d, d.hands[d.turn])
                 seen += 1
             d.apply_action(d.random_play_action(rng))
@@ -184,7 +184,7 @@ def reference_deal(d, rng):
     rng.shuffle(deck)
     hands = {s: [] for s in d.active}
     talon, i, last = [], 0, -1
-    for rounds, each, to_talon in g.deal_steps:
+    for rounds, each, to_talon in ((st.rounds, st.each, st.to_talon) for st in g.deal_steps):
         for _ in range(rounds):
             for s in d.active:
                 hands[s] += deck[i:i + each]

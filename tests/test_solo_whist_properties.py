@@ -128,18 +128,18 @@ def play_random(seed: int, dealer: int, pass_rate: float, concede_rate: float, s
     d = G.new_deal(4, dealer, scores, number)
     d.deal_random(rng)
     while not d.is_terminal():
-        if d.declarer >= 0 and rng.random() < concede_rate and G.A_CONCEDE in d.legal_actions(d.declarer):
-            d.apply_action(G.A_CONCEDE, d.declarer)
+        if d.declarer >= 0 and rng.random() < concede_rate and G.codec.CONCEDE in d.legal_actions(d.declarer):
+            d.apply_action(G.codec.CONCEDE, d.declarer)
             continue
         acts = d.legal_actions()
         if d.phase == AUCTION:
-            bids = [a for a in acts if a != G.A_PASS]
+            bids = [a for a in acts if a != G.codec.PASS]
             if not bids or rng.random() < pass_rate:
-                d.apply_action(G.A_PASS)
+                d.apply_action(G.codec.PASS)
             else:                       # the lowest bid half the time, else any
                 d.apply_action(bids[0] if rng.random() < 0.5 else rng.choice(bids))
         else:
-            d.apply_action(rng.choice([a for a in acts if a != G.A_CONCEDE] or acts))
+            d.apply_action(rng.choice([a for a in acts if a != G.codec.CONCEDE] or acts))
     return d
 
 

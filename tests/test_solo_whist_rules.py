@@ -117,8 +117,8 @@ def play_out(d, concede=False):
     """Declaring side plays its highest legal card, defenders their lowest; with
     `concede`, the declarer concedes the moment it may."""
     while not d.is_terminal():
-        if concede and G.A_CONCEDE in d.legal_actions(d.declarer):
-            d.apply_action(G.A_CONCEDE, d.declarer)
+        if concede and G.codec.CONCEDE in d.legal_actions(d.declarer):
+            d.apply_action(G.codec.CONCEDE, d.declarer)
             continue
         legal_cards = [a for a in d.legal_actions() if a < G.n_cards]
         pick = min if d.turn in d.declarers else max
@@ -152,7 +152,7 @@ AUCTIONS = {   # the contract declared by A
 
 # ----------------------------------------------------------------- RSW-1
 def test_RSW_1_fifty_two_cards_ace_high():
-    assert G.n_cards == 52 and G.suits == ["S", "H", "D", "C"] and G.ranks == RANKS
+    assert G.n_cards == 52 and list(G.suits) == ["S", "H", "D", "C"] and list(G.ranks) == RANKS
     # In a trick without trumps in it, A beats K beats … 2 of the suit led.
     d = deal_with({"A": "KS QS " + " ".join(f"{r}D" for r in RANKS[:11]),
                    "B": "AS 2S " + " ".join(f"{r}C" for r in RANKS[:11])}, "2H")
@@ -368,7 +368,7 @@ def test_RSW_7_dealers_left_speaks_first_then_clockwise(dealer):
     order = []
     while d.phase == AUCTION and len(order) < 4:
         order.append(d.turn)
-        d.apply_action(G.A_PASS)
+        d.apply_action(G.codec.PASS)
     assert order == [(dealer + k) % 4 for k in range(1, 5)]
 
 
@@ -611,9 +611,9 @@ def test_RSW_14_all_thirteen_tricks_are_played():
 def test_RSW_14_concede_a_failed_no_trick_contract_at_any_moment(contract):
     d = deal_with({"A": STRONG}, "2H")
     act(d, *AUCTIONS[contract])
-    assert G.A_CONCEDE not in d.legal_actions(A)          # not failed yet
+    assert G.codec.CONCEDE not in d.legal_actions(A)          # not failed yet
     act(d, "A play AS")
-    assert G.A_CONCEDE not in d.legal_actions(A)
+    assert G.codec.CONCEDE not in d.legal_actions(A)
     for _ in range(3):                                     # A wins trick 1: failed
         d.apply_action(max([a for a in d.legal_actions() if a < G.n_cards], key=lambda c: G.card_rank[c]))
     assert d.tricks[A] == 1 and d.turn == A
@@ -623,8 +623,8 @@ def test_RSW_14_concede_a_failed_no_trick_contract_at_any_moment(contract):
     assert d.turn == C and len(d.trick) == 2
     assert legal(d, A) == ["concede"]
     for s in (B, C, D):
-        assert G.A_CONCEDE not in d.legal_actions(s)
-        assert not d.is_legal(G.A_CONCEDE, s)
+        assert G.codec.CONCEDE not in d.legal_actions(s)
+        assert not d.is_legal(G.codec.CONCEDE, s)
     unit = TABLE[contract][3]
     act(d, "A concede")
     assert d.is_terminal() and d.conceded and not d.made
@@ -637,7 +637,7 @@ def test_RSW_14_concede_only_once_lost_and_only_no_or_all_trick_contracts():
     act(d, "A bid abundance-declared", "B pass", "C pass", "D pass")
     low = sorted(names_of(d.hands[A]) & {f"{r}S" for r in RANKS}, key=rank)[-1]
     act(d, f"A play {low}")
-    assert G.A_CONCEDE not in d.legal_actions(A) and not d.is_legal(G.A_CONCEDE, A)
+    assert G.codec.CONCEDE not in d.legal_actions(A) and not d.is_legal(G.codec.CONCEDE, A)
     act(d, "B play AS")
     for _ in range(2):
         d.apply_action(d.legal_actions()[0])
@@ -710,7 +710,7 @@ def _annulled(m):
     d = m.new_deal()
     d.deal_random(random.Random(m.deals_played))
     while not d.is_terminal():
-        d.apply_action(G.A_PASS)
+        d.apply_action(G.codec.PASS)
     assert d.annulled
     m.finish(d)
 

@@ -20,9 +20,12 @@ import pytest
 
 from interpreter.cli import main
 from interpreter.errors import Collector
-from interpreter.parse_errors import MAX_NESTING, TEMPLATES
+from interpreter.language.syntax_errors import MAX_NESTING
+from interpreter.rules.registry import TEMPLATES
 from interpreter.spec import check
-from interpreter.syntax import BODY_SECTION, parse, parser
+from interpreter.rules.registry import BODY_SECTION
+from interpreter.language.read import parse
+from interpreter.language.parser import parser
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = ROOT / "tests" / "broken"
@@ -159,11 +162,11 @@ def test_a_misspelt_keyword_gets_the_right_suggestion():
 def test_every_rule_kind_has_a_template_that_reads_as_that_rule():
     """The `does not read as any rule` hint lists every kind of rule of a section."""
     fill = {"FORMULA": "1", "CONDITION": "yes", "CONTRACT": "five", "MELD": "pair", "NAME": "x",
-            "RANK": "K", "SEAT": "the dealer", "N": "3", "M": "4"}
+            "RANK": "K", "SEAT": "the dealer", "N": "3", "M": "4", "CARD": "2C", "COUNT": "x", "K": "3"}
     assert set(TEMPLATES) == set(BODY_SECTION), "a rule kind without a template (or the reverse)"
     for kind, template in TEMPLATES.items():
         body = template.split("  (")[0]
-        body = re.sub(r"\b(FORMULA|CONDITION|CONTRACT|MELD|NAME|RANK|SEAT|N|M)\b", lambda m: fill[m[1]], body)
+        body = re.sub(r"\b(FORMULA|CONDITION|CONTRACT|MELD|NAME|RANK|SEAT|CARD|COUNT|N|M|K)\b", lambda m: fill[m[1]], body)
         tree = parser().parse(f"game x\n{BODY_SECTION[kind]}:\n  r: {body}\n")
         rule = next(tree.find_data("rule"))
         got = [c.data for c in rule.children if hasattr(c, "data")][0]

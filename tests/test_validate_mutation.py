@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from interpreter.cli import validate_one
 from interpreter.errors import Collector
 from interpreter.spec import check
-from interpreter.syntax import parser
+from interpreter.language.parser import parser
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = sorted((ROOT / "specs").glob("*.talon"))

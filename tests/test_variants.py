@@ -74,12 +74,14 @@ def test_rounded_defender_points_to_the_nearest_five():
 @pytest.mark.parametrize("points,rounded", [(32, 30), (33, 35), (30, 30), (31, 30), (34, 35), (0, 0), (120, 120)])
 def test_rounding_rule_of_house_rule_4(points, rounded):
     game = load("501-rounded")
-    from interpreter.expr import Env
-    rule = [f for when, payee, f in game.score_rules if payee == "defenders"][0]
+    from interpreter.engine.env import Env
+    rule = [st.effects[0][1] for st in game.statements if st.payee == "defenders"][0]
 
     class St:
-        deal_points_of = {0: points}
         abandoned = False
+
+        def points(self, s):
+            return {0: points}[s]
     assert rule(St(), Env(0)) == -rounded
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .syntax import SECTIONS
+from ..language.tree import SECTIONS
 
 SECTION_WORDS = {
     "players": "players", "deal": "the deal", "auction": "the auction",

@@ -29,7 +29,9 @@ from functools import lru_cache
 from lark import Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from .errors import Collector, Location, did_you_mean
+from ..errors import Collector, Location, did_you_mean
+from .parser import Glued, parser
+from .tree import SECTIONS
 
 HEADER_WORDS = ("game", "variant", "extends", "tables", "examples")
 MAX_SYNTAX_ERRORS = 50      # stop reporting after this many bad lines
@@ -41,33 +43,6 @@ _WORD = re.compile(r"[A-Za-z0-9\u00c0-\uffff'_-]")
 _HEADING = re.compile(r"^(\s*)([A-Za-z][A-Za-z0-9_-]*)\s*:\s*$")
 
 
-class Glued(Exception):
-    """Two words written without a space between them (``playa``, ``3rounds``)."""
-
-    def __init__(self, first: Token, second: Token):
-        super().__init__(f"{first}{second}")
-        self.first, self.second = first, second
-
-
-class GlueCheck:
-    """A Lark post-lexer: refuses two word tokens that touch.
-
-    The contextual lexer matches keywords without looking at word boundaries, so in a
-    state where only `play` may come, ``playa`` would be read as `play` `a`. This
-    check makes such a run-together word an error instead of a silent misreading."""
-
-    always_accept = ()
-
-    def process(self, stream):
-        prev = None
-        for tok in stream:
-            if (prev is not None and tok.start_pos == prev.end_pos and prev.value[-1:].isalnum()
-                    and tok.value[:1].isalnum()):
-                raise Glued(prev, tok)
-            prev = tok
-            yield tok
-
-
 # ------------------------------------------------------------------ words for tokens
 _TERMINAL_WORDS = {
     "INT": "a number", "NAME": "a name", "STRING": "a title in double quotes",
@@ -77,57 +52,17 @@ _TERMINAL_WORDS = {
     "DIRECTION": "`left` or `right`", "FLOW": "a value", "_ROUNDS": "`rounds`", "_CARDS": "`cards`",
     "OR_NONE": "`or none`", "_NL": "the end of the line", "$END": "the end of the file",
 }
-_EXPR_START = {"INT", "NAME", "LPAR", "MINUS", "NOT", "ANY", "EVERY", "THE"}
+_EXPR_START = {"INT", "NAME", "LPAR", "MINUS", "NOT", "ANY", "EVERY", "THE", "CARD"}
 _OPERATORS = {"ADD_OP", "MUL_OP", "COMPARE", "IS", "AND", "OR", "IF", "OF"}
 _ITEM_START = {"NAME", "ADD", "REPLACE", "REMOVE", "SET"}
 _LAST = ("the end of the line", "the end of the file")
 
-# How the rules of each section read (shown when a rule starts like none of them).
-TEMPLATES = {
-    "seats": "N seats  (or: N or M seats)",
-    "sit_out": "the dealer sits out when there are N seats",
-    "start_score": "each seat starts at FORMULA",
-    "rotation": "the deal passes left after every deal  (may start: the first dealer is drawn at random; …)",
-    "deal_rounds": "N rounds of N cards to each seat  (may end: , then N cards to the talon)",
-    "face_up": "the dealer's last card is dealt face up",
-    "opener": "left of the dealer speaks first  (or: the dealer …)",
-    "numeric_bids": "a bid is a number from FORMULA, above the highest bid",
-    "ladder_bids": "a bid is a contract from the ladder, above the highest bid",
-    "bid_condition": "CONTRACT may be bid only when CONDITION",
-    "pass_final": "a seat that has passed does not speak again",
-    "reopen": "a seat that has passed may bid CONTRACT when CONDITION",
-    "unpartnered": "when a partnership contract has no partner, its bidder may raise it, else the deal is annulled",
-    "all_pass": "when every seat passes without a bid, the deal is annulled",
-    "blind_bidding": "a seat may bid blind until it looks at its cards",
-    "show_talon": "the talon is shown to every seat",
-    "abandon": "the declarer may abandon the deal",
-    "take_talon": "the declarer takes the talon",
-    "name_trumps": "the declarer names trumps: a suit  (or: a suit or none)",
-    "name_contract": "the declarer names the contract: a number, at least the bid",
-    "give": "the declarer gives N cards face down to each defender",
-    "first_lead": "left of the dealer leads the first trick  (may end: when CONDITION, else SEAT)",
-    "follow": "must play a card of the suit led when able  (or: a trump, a card that beats the trick)",
-    "trick_winner": "the highest trump wins, else the highest card of the suit led  (or: the highest card of the suit led wins)",
-    "open_hand": "the declarer's hand is shown after the first trick  (may end: when CONDITION)",
-    "concede": "the declarer may concede when the contract is lost  (may end: and CONDITION)",
-    "meld": "meld of RANK and RANK of one suit, announced when leading one of them",
-    "meld_worth": "a MELD is worth FORMULA",
-    "meld_counts": "a MELD counts when CONDITION",
-    "meld_trumps": "a MELD makes its suit trumps from the next trick",
-    "deal_points": "points of each seat = FORMULA",
-    "made": "the contract is made when CONDITION",
-    "let": "let NAME = FORMULA",
-    "score": "each defender scores FORMULA  (or: the declarer, each declarer, each seat; may start: when CONDITION, …)",
-    "game_end": "the game ends after a deal when CONDITION",
-    "winners": "seats with CONDITION, then the lowest score  (or: every seat, then the highest …)",
-}
 _TABLE_EDITS = ["set KEY … to VALUE", "remove KEY …"]
 
 
 @lru_cache(maxsize=1)
 def _terminal_info():
     """(keyword text by terminal name, word alternatives of regex terminals)."""
-    from .syntax import parser
     words, alts = {}, {}
     for t in parser().terminals:
         p = t.pattern
@@ -184,7 +119,6 @@ def join_or(items: list[str], limit: int = 8) -> str:
 
 @lru_cache(maxsize=1)
 def _section_names():
-    from .syntax import SECTIONS
     return SECTIONS
 
 
@@ -221,7 +155,6 @@ def _doc(mode: str, line: str) -> tuple[str, int]:
 
 
 def _run(doc: str):
-    from .syntax import parser
     try:
         parser().parse(doc)
     except (UnexpectedInput, Glued) as e:
@@ -472,7 +405,7 @@ def explain(mode: str, line: str, err: LineError, section: str | None) -> tuple[
 
 
 def _templates_hint(section: str) -> str:
-    from .syntax import BODY_SECTION
+    from ..rules.registry import BODY_SECTION, TEMPLATES
     if section == "tables":
         lines = _TABLE_EDITS
     else:
@@ -486,7 +419,6 @@ def _templates_hint(section: str) -> str:
 def report_lines(lines: list[str], path: str, out: Collector, first_line: int = 1) -> int:
     """Check every line from `first_line` (1-based) on; report each mistake. Returns the
     number of errors reported."""
-    from .syntax import SECTIONS
     section, in_sections, header = None, False, False
     for raw in lines[:max(first_line - 1, 0)]:
         code = _code(raw)
@@ -561,7 +493,7 @@ def _header_line(line: str, lno: int, path: str, out: Collector) -> int:
     if err is None:
         return 0
     if line_error("item", line) is None:
-        from .syntax import BODY_SECTION
+        from ..rules.registry import BODY_SECTION
         kind = _body_kind(line)
         where = BODY_SECTION.get(kind, "")
         c = len(line) - len(line.lstrip()) + 1
@@ -572,7 +504,6 @@ def _header_line(line: str, lno: int, path: str, out: Collector) -> int:
 
 
 def _body_kind(line: str) -> str:
-    from .syntax import parser
     try:
         tree = parser().parse(_ITEM_PREFIX + line + "\n")
     except Exception:
@@ -580,7 +511,9 @@ def _body_kind(line: str) -> str:
     for item in tree.find_pred(lambda t: t.data in ("rule", "add_rule", "replace_rule")):
         for c in item.children:
             if isinstance(c, Tree) and c.data not in ("clauses", "after", "before"):
-                return str(c.data).replace("trick_winner_no_trumps", "trick_winner")
+                from ..rules.registry import kind_of
+                cls = kind_of(str(c.data))
+                return cls.kind if cls else ""
     return ""
 
 

@@ -18,8 +18,8 @@ from functools import lru_cache
 import yaml
 from jsonschema import Draft202012Validator
 
-from .errors import Collector, Location, did_you_mean
-from .resources import grammar_path
+from ..errors import Collector, Location, did_you_mean
+from ..resources import grammar_path
 
 MAX_NODES = 20000
 MAX_DEPTH = 32

@@ -1,0 +1,311 @@
+"""The auction phase: ascending bids (numbers, or contracts of a ladder) until every
+other seat has passed, or one bid from every seat (an exact number of tricks)."""
+from __future__ import annotations
+
+from .env import Env
+
+
+class Auction:
+    name = "auction"
+
+    # ------------------------------------------------------------ start
+    @staticmethod
+    def start(d) -> bool:
+        g = d.game
+        if g.opener != "left-of-dealer":
+            d.opener = d.seat_ref(g.opener)
+        d.turn = d.opener
+        return True
+
+    # ------------------------------------------------------------ who may speak
+    @staticmethod
+    def can_speak(d, s: int) -> bool:
+        if not d.passed[s]:
+            return True
+        g = d.game
+        if g.pass_final and g.reopen:
+            # A seat that passes on a reopening is not reopened again until someone bids.
+            return d.declined_at[s] != d.n_bids and bool(g.reopen[1](d, Env(s)))
+        return False
+
+    @staticmethod
+    def others_can_speak(d):
+        side = (d.highest_bidder, d.partner)
+        return [s for s in d.active if s not in side and Auction.can_speak(d, s)]
+
+    @staticmethod
+    def may_pass(d, s: int) -> bool:
+        g = d.game
+        if g.auction_kind == "exact":
+            return False
+        if g.opener_must_bid and s == d.opener and d.turns[s] == 0:
+            return False
+        return True
+
+    # ------------------------------------------------------------ bids
+    @staticmethod
+    def bid_range(d, s: int):
+        """Numeric and exact auctions: the lowest and highest bid seat s may make now,
+        and the step between bids (the highest is where agents stop listing)."""
+        g = d.game
+        env = Env(s)
+        step = g.bid_step
+        if g.auction_kind == "exact":
+            lo = max(_num(g.min_bid, d, env), 0)
+            hi = _num(g.max_bid, d, env)
+            return lo, hi, 1
+        lo = max(_num(g.min_bid, d, env), 0)
+        if d.highest is not None:
+            v = d.highest + step
+            if v > lo:
+                lo = lo + -(-(v - lo) // step) * step
+        return lo, max(lo, g.max_points), step
+
+    @staticmethod
+    def bid_ok(d, s: int, v: int) -> bool:
+        """A numeric or exact bid `v` passes the spec's conditions on bids."""
+        g = d.game
+        if g.bid_rule is None:
+            return True
+        return bool(g.bid_rule(d, Env(s, -1, v)))
+
+    @staticmethod
+    def number_ok(d, s: int, v: int) -> bool:
+        lo, hi, step = Auction.bid_range(d, s)
+        if v < lo or (d.game.auction_kind == "exact" and v > hi):
+            return False
+        if (v - lo) % step:
+            return False
+        return Auction.bid_ok(d, s, v)
+
+    @staticmethod
+    def ladder_bids(d, s: int):
+        g = d.game
+        allowed = g.reopen[0] if d.reopened else None
+        start = 0 if d.highest is None else d.highest + 1
+        env = Env(s)
+        out = []
+        for i in range(start, len(g.ladder)):
+            if allowed is not None and i not in allowed:
+                continue
+            cond = g.bid_conditions.get(i)
+            if cond is not None and not cond(d, env):
+                continue
+            if g.bid_rule is not None and not g.bid_rule(d, Env(s, -1, i)):
+                continue
+            out.append(i)
+        return out
+
+    @staticmethod
+    def bid_list(d, s: int):
+        """Legal bids of seat s, lowest first (numbers listed up to the most points a
+        deal can give; numeric bids have no upper limit)."""
+        g = d.game
+        if g.auction_kind == "ladder":
+            return Auction.ladder_bids(d, s)
+        lo, hi, step = Auction.bid_range(d, s)
+        if g.bid_rule is None:
+            return range(lo, hi + 1, step)
+        return [v for v in range(lo, hi + 1, step) if Auction.bid_ok(d, s, v)]
+
+    # ------------------------------------------------------------ legal actions
+    @staticmethod
+    def legal(d, s: int) -> list:
+        g = d.game
+        c = d.codec
+        acts = []
+        blind_ok = g.blind and not d.looked[s]
+        if Auction.may_pass(d, s):
+            acts.append(c.PASS)
+            if blind_ok:
+                acts.append(c.PASS_BLIND)
+        if blind_ok:
+            acts.append(c.LOOK)
+        if g.auction_kind == "ladder":
+            for i in Auction.ladder_bids(d, s):
+                acts.append(c.ladder_bid(i))
+                if blind_ok:
+                    acts.append(c.ladder_bid(i, True))
+        else:
+            for v in Auction.bid_list(d, s):
+                acts.append(c.number_bid(v))
+                if blind_ok:
+                    acts.append(c.number_bid(v, True))
+        return acts
+
+    @staticmethod
+    def is_legal(d, a: int, s: int) -> bool:
+        g = d.game
+        c = d.codec
+        if a >= c.NUMBER and g.auction_kind in ("numeric", "exact"):
+            v, k = divmod(a - c.NUMBER, 4)
+            if k == 2:
+                return False
+            if k == 1 and not (g.blind and not d.looked[s]):
+                return False
+            return Auction.number_ok(d, s, v)
+        return a in Auction.legal(d, s)
+
+    @staticmethod
+    def why_not(d, a: int, s: int) -> tuple:
+        g = d.game
+        c = d.codec
+        kind = c.kind(a)
+        f = c.fields(a)
+        if kind not in ("pass", "bid"):
+            return f"the auction is not over: {{seat{s}}} must pass or bid", ""
+        if f.get("blind") and not (g.blind and not d.looked[s]):
+            if not g.blind:
+                return "nobody bids blind in this game", ""
+            return "a seat that has looked at its cards cannot bid or pass blind", g.rules_of_kind("blind_bidding")
+        if kind == "pass":
+            if g.auction_kind == "exact":
+                return "every seat bids once: there is no pass (0 is a bid)", g.rules_of_kind("exact_bids")
+            return "the opener may not pass at its first turn", g.rules_of_kind("opener_bids")
+        if g.auction_kind == "ladder":
+            i = f.get("index", -1)
+            entry = g.ladder[i]
+            if d.highest is not None and i <= d.highest:
+                return f"`{entry.name}` is not above the highest bid (`{g.ladder[d.highest].name}`)", g.rules_of_kind("ladder_bids")
+            if d.reopened and g.reopen and i not in g.reopen[0]:
+                return ("{seat%d} has passed and may only bid " % s
+                        + ", ".join(g.ladder[j].name for j in sorted(g.reopen[0]))), g.rules_of_kind("reopen")
+            if i in g.bid_conditions and not g.bid_conditions[i](d, Env(s)):
+                return f"`{entry.name}` may not be bid now", g.rule_for_contract(entry.name)
+            return f"`{entry.name}` may not be bid now", g.rules_of_kind("bid_condition")
+        if g.auction_kind == "":
+            return "this game has no auction", ""
+        v = f.get("value", 0)
+        lo, hi, step = Auction.bid_range(d, s)
+        if v < lo:
+            if d.highest is not None and lo > _num(g.min_bid, d, Env(s)):
+                return f"a bid must be above the highest bid ({d.highest})", g.rules_of_kind("numeric_bids")
+            return f"the lowest bid is {lo}", g.rules_of_kind("numeric_bids") or g.rules_of_kind("exact_bids")
+        if g.auction_kind == "exact" and v > hi:
+            return f"the highest bid is {hi}", g.rules_of_kind("exact_bids")
+        if (v - lo) % step:
+            return f"bids go up in steps of {step}", g.rules_of_kind("numeric_bids")
+        return f"a bid of {v} may not be made now", g.rules_of_kind("bid_rule")
+
+    # ------------------------------------------------------------ apply
+    @staticmethod
+    def apply(d, s: int, a: int):
+        g = d.game
+        c = d.codec
+        first_round = d.turns_taken < len(d.active)
+        d.turns_taken += 1
+        d.turns[s] += 1
+        if a == c.PASS or a == c.PASS_BLIND:
+            if a == c.PASS:
+                d.looked[s] = True
+            if d.raise_turn:
+                d.annulled = True
+                return d.finish()
+            if d.reopened:
+                d.declined_at[s] = d.n_bids
+            d.passed[s] = True
+            d.passes[s] += 1
+        else:
+            if a >= c.NUMBER:
+                v, blind = (a - c.NUMBER) >> 2, (a - c.NUMBER) & 1
+            else:
+                v, blind = (a - c.LADDER) >> 1, (a - c.LADDER) & 1
+            if not blind:
+                d.looked[s] = True
+            d.n_bids += 1
+            d.bids[s] = v
+            if first_round:
+                d.first_round_bids += 1
+            if g.auction_kind == "exact":
+                d.total_bid += v
+                if d.turns_taken >= len(d.active):
+                    return Auction.end_exact(d)
+                d.turn = d.next_seat[s]
+                return
+            joins = g.auction_kind == "ladder" and g.ladder[v].partner == "joins"
+            if joins:
+                d.partner = s
+            else:
+                d.highest_bidder = s
+                d.partner = -1
+            d.highest = v
+            if not g.pass_final:
+                for t in d.active:
+                    d.passed[t] = False
+            if d.raise_turn:
+                return Auction.end(d)
+        Auction.next_speaker(d, s)
+
+    @staticmethod
+    def next_speaker(d, s: int):
+        g = d.game
+        if d.highest is None:
+            if not any(Auction.can_speak(d, t) for t in d.active):
+                d.annulled = True
+                return d.finish()
+        elif not Auction.others_can_speak(d):
+            entry = g.ladder[d.highest] if g.auction_kind == "ladder" else None
+            if entry is not None and entry.partner == "seeks" and d.partner < 0:
+                if g.unpartnered:
+                    d.raise_turn = True
+                    d.reopened = False
+                    d.turn = d.highest_bidder
+                    return
+                d.annulled = True
+                return d.finish()
+            return Auction.end(d)
+        side = (d.highest_bidder, d.partner)
+        i = d.pos[s]
+        n = len(d.active)
+        for k in range(1, n + 1):
+            t = d.active[(i + k) % n]
+            if t in side:
+                continue
+            if Auction.can_speak(d, t):
+                d.turn = t
+                d.reopened = d.passed[t]
+                return
+        d.annulled = True            # cannot happen: guarded above
+        d.finish()
+
+    @staticmethod
+    def end(d):
+        g = d.game
+        d.raise_turn = False
+        d.declarer = d.highest_bidder
+        d.declarers = tuple(t for t in d.clockwise_from(d.declarer, include=True)
+                            if t in (d.highest_bidder, d.partner))
+        d.defenders = tuple(t for t in d.clockwise_from(d.declarer) if t not in d.declarers)
+        d.sides = [d.declarers, d.defenders] if not g.partners else d.sides
+        d.side_of = {t: side for side in d.sides for t in side}
+        d.declarer_blind = g.blind and not d.looked[d.declarer]
+        for t in d.active:
+            d.looked[t] = True
+        if g.auction_kind == "ladder":
+            d.entry_index = d.highest
+            e = g.ladder[d.highest]
+            d.entry = e.columns
+            if e.trumps == "exposed":
+                d.trumps = g.card_suit[d.exposed] if d.exposed >= 0 else -1
+            elif e.trumps == "none":
+                d.trumps = -1
+            d.bid_value = 0
+        else:
+            d.bid_value = d.contract_value = d.highest
+        d.next_phase()
+
+    @staticmethod
+    def end_exact(d):
+        for t in d.active:
+            d.looked[t] = True
+        d.next_phase()
+
+
+def _num(f, d, env) -> int:
+    if f is None:
+        return 0
+    try:
+        v = f(d, env)
+    except ZeroDivisionError:
+        return 0
+    return v if isinstance(v, int) else 0

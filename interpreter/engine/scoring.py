@@ -1,0 +1,82 @@
+"""Settling a finished deal: meld points, deal points, whether the contract was made,
+the scoring statements in order, and the per-seat memory they update."""
+from __future__ import annotations
+
+from .env import Env
+
+
+def settle(d):
+    g = d.game
+    if d.annulled:
+        return
+    env = Env()
+    for s in d.all_seats:
+        d.meld_points_of[s] = 0
+    for (s, mi, suit, worth) in d.melds:
+        m = g.melds[mi]
+        env.seat, env.suit = s, suit
+        if m.counts is None or m.counts(d, env):
+            d.meld_points_of[s] += worth
+    env.suit = -1
+    for s in d.active:
+        env.seat = s
+        d.deal_points_of[s] = (g.deal_points(d, env) if g.deal_points is not None
+                               else d.card_points[s] + d.meld_points_of[s])
+    env.seat = -1
+    d.made = bool(g.made(d, env)) if (g.made is not None and not d.conceded
+                                      and not d.abandoned and d.declarer >= 0) else False
+    # `let` values are fixed now, before any score changes (per seat where they ask about one)
+    lets = d.lets
+    for name, f, per_seat in g.lets:
+        if per_seat:
+            vals = [None] * d.n_seats
+            for s in d.all_seats:
+                env.seat = s
+                vals[s] = f(d, env)
+            lets[name] = vals
+        else:
+            env.seat = -1
+            lets[name] = f(d, env)
+    for st in g.statements:
+        seats = payees(d, st.payee)
+        # a statement's values are worked out for every payee first, then applied
+        changes = []
+        for s in seats:
+            env.seat = s
+            if st.when is not None and not st.when(d, env):
+                continue
+            for eff in st.effects:
+                if eff[0] == "score":
+                    changes.append((s, "score", "add", eff[1](d, env)))
+                elif eff[0] == "set":
+                    changes.append((s, eff[1], "set", eff[2](d, env)))
+                else:
+                    changes.append((s, eff[1], "add", eff[2](d, env)))
+        for s, what, how, v in changes:
+            v = v if isinstance(v, int) else 0
+            targets = d.side_of.get(s, (s,)) if st.payee == "sides" else (s,)
+            for t in targets:
+                if what == "score":
+                    if how == "set":
+                        d.deltas[t] += v - d.scores[t]
+                        d.scores[t] = v
+                    else:
+                        d.deltas[t] += v
+                        d.scores[t] += v
+                else:
+                    arr = d.counters[what]
+                    arr[t] = v if how == "set" else arr[t] + v
+
+
+def payees(d, who: str):
+    if who == "declarer":
+        return (d.declarer,) if d.declarer >= 0 else ()
+    if who == "declarers":
+        return d.declarers
+    if who == "defenders":
+        return d.defenders
+    if who == "dealer":
+        return (d.dealer,)
+    if who == "sides":
+        return tuple(side[0] for side in d.sides)
+    return d.active

@@ -1,0 +1,530 @@
+"""Typed expressions compiled to Python closures once, when the spec loads.
+
+Every name an expression may use is listed in ``NAMES`` with its type and the moments
+of the deal where it is known. A compiled expression is a function ``f(st, env)``
+taking the deal state and a small environment (the seat or meld in question); the
+engine calls it without ever walking a syntax tree.
+"""
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+
+from ..engine.env import Env
+from ..errors import Collector, did_you_mean
+from .tree import E
+
+NUM, BOOL, SEAT, SIDE, SUIT, CONTRACT, NONE = "number", "yes/no", "seat", "side", "suit", "contract", "nothing"
+
+SUIT_WORDS = {"spades": 0, "hearts": 1, "diamonds": 2, "clubs": 3}
+
+
+MAX_COST = 100_000          # evaluations one formula may cost (quantifiers multiply)
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What an expression may refer to where it stands."""
+    where: str                 # static, deal, auction, play, meld, end, any
+    seat: bool = False         # a seat is in question (each defender, any seat …)
+    meld: bool = False         # a meld is in question (its suit, its announcer)
+    bid: bool = False          # a bid is in question (`this bid`)
+
+
+# name -> (type, moments where it is known, getter(st, env))
+# moments: a = auction, p = play, s = scoring, e = end of deal/game, l = first lead
+# Per-seat quantities: "X of SEAT" or "X of SIDE" (summed); bare X means "of the seat
+# in question".
+SEAT_QUANTITIES = {
+    "points": "deal_points_of",
+    "card points": "card_points",
+    "meld points": "meld_points_of",
+    "tricks": "tricks",
+    "score": "scores",
+    "passes": "passes",
+    "bid": "bids",
+    "tricks at the close": "tricks_at_close",
+}
+
+
+class Compiler:
+    def __init__(self, model, out: Collector):
+        self.m = model            # the game being built (tables, ladder, deck)
+        self.out = out
+        self.lets: dict = {}      # name -> (type, fn, cost): inline named values
+        self.fixed: dict = {}     # name -> type: scoring lets, fixed when the deal ends
+        self.counters: dict = {}  # per-seat memory declared by the spec
+        self.last_cost = 1
+
+    def known_name(self, name: str) -> bool:
+        return (name in self.lets or name in self.fixed or name in self.counters
+                or name in self.m.values or name in SEAT_QUANTITIES)
+
+    def fixed_let(self, name: str, t: str):
+        self.fixed[name] = t
+
+    # -------------------------------------------------------------- entry points
+    def compile(self, e: E, scope: Scope, want: str | None = None):
+        try:
+            t, f = self._c(e, scope)
+        except _Fail:
+            return None, None
+        if want and t != want:
+            if t == NONE:
+                self.out.error(e.loc, f"`none` is not {_a(want)}: expected {_a(want)} here")
+            else:
+                self.out.error(e.loc, f"expected {_a(want)} here, but `{_src(e)}` is {_a(t)}")
+            return None, None
+        cost = self._cost(e)
+        self.last_cost = cost
+        if cost > MAX_COST:
+            self.out.error(e.loc, "this formula would be worked out too many times for one deal "
+                           f"(about {cost:,} steps)",
+                           "`any seat has` inside `any seat has`, or a `let` used twice in the next `let`, "
+                           "multiplies the work: write it more simply")
+            return None, None
+        return t, f
+
+    def _cost(self, e, depth=0) -> int:
+        if not isinstance(e, E):
+            return 1
+        if e.op == "num":
+            return 1
+        if e.op == "name":
+            let = self.lets.get(e.args[0].removeprefix("the ").strip())
+            return 1 + (let[2] if let else 0)
+        total = 1
+        for x in e.args:
+            if isinstance(x, E):
+                total += self._cost(x, depth + 1)
+            if total > MAX_COST:
+                return total
+        if e.op in ("any_seat", "every_seat"):
+            total *= 8
+        return total
+
+    # -------------------------------------------------------------- the compiler
+    def _err(self, e: E, msg: str, hint: str = ""):
+        self.out.error(e.loc, msg, hint)
+        raise _Fail()
+
+    def _c(self, e: E, sc: Scope):
+        op = e.op
+        if op == "num":
+            v = e.args[0]
+            return NUM, lambda st, env: v
+        if op == "name":
+            return self._name(e, e.args[0], sc)
+        if op == "lookup":
+            return self._lookup(e, sc)
+        if op == "neg":
+            f = self._num(e.args[0], sc)
+            return NUM, lambda st, env: -f(st, env)
+        if op == "arith":
+            o, a, b = e.args
+            fa, fb = self._num(a, sc), self._num(b, sc)
+            if o == "+":
+                return NUM, lambda st, env: fa(st, env) + fb(st, env)
+            if o == "-":
+                return NUM, lambda st, env: fa(st, env) - fb(st, env)
+            if o == "*":
+                return NUM, lambda st, env: fa(st, env) * fb(st, env)
+            if b.op == "num" and b.args[0] == 0:
+                self._err(b, "division by zero", "`/` divides by a number that is never 0")
+            def div(st, env):
+                d = fb(st, env)
+                return fa(st, env) // d if d else 0       # a divisor of 0 gives 0 (documented)
+            return NUM, div
+        if op == "not":
+            f = self._bool(e.args[0], sc)
+            return BOOL, lambda st, env: not f(st, env)
+        if op in ("and", "or"):
+            fs = tuple(self._bool(x, sc) for x in e.args)
+            if op == "and":
+                return BOOL, lambda st, env: all(f(st, env) for f in fs)
+            return BOOL, lambda st, env: any(f(st, env) for f in fs)
+        if op == "cmp":
+            o, a, b = e.args
+            ta, fa = self._c(a, sc)
+            tb, fb = self._c(b, sc)
+            if o in ("=", "!="):
+                if not _compatible(ta, tb):
+                    self._err(e, f"cannot compare {_a(ta)} (`{_src(a)}`) with {_a(tb)} (`{_src(b)}`)")
+            else:
+                if ta != NUM:
+                    self._err(a, f"`{_src(a)}` is {_a(ta)}, but `{o}` compares numbers")
+                if tb != NUM:
+                    self._err(b, f"`{_src(b)}` is {_a(tb)}, but `{o}` compares numbers")
+            fn = {"=": operator.eq, "!=": operator.ne, ">=": operator.ge, "<=": operator.le,
+                  "<": operator.lt, ">": operator.gt}[o]
+            return BOOL, lambda st, env: fn(fa(st, env), fb(st, env))
+        if op == "if":
+            c, a, b = e.args
+            fc = self._bool(c, sc)
+            ta, fa = self._c(a, sc)
+            tb, fb = self._c(b, sc)
+            if not _compatible(ta, tb):
+                self._err(e, f"both branches must be of one kind: {_a(ta)} and {_a(tb)}")
+            if NUM in (ta, tb) and NONE in (ta, tb):
+                self._err(e, "`none` is not a number: both branches must give a number")
+            return (ta if ta != NONE else tb), lambda st, env: fa(st, env) if fc(st, env) else fb(st, env)
+        if op in ("any_seat", "every_seat"):
+            inner = Scope(sc.where, seat=True, meld=sc.meld, bid=sc.bid)
+            f = self._bool(e.args[0], inner)
+            if op == "any_seat":
+                def quant(st, env):
+                    sub = Env(-1, env.suit, env.value)
+                    for s in st.all_seats:
+                        sub.seat = s
+                        if f(st, sub):
+                            return True
+                    return False
+            else:
+                def quant(st, env):
+                    sub = Env(-1, env.suit, env.value)
+                    for s in st.all_seats:
+                        sub.seat = s
+                        if not f(st, sub):
+                            return False
+                    return True
+            return BOOL, quant
+        if op == "call":
+            return self._call(e, sc)
+        self._err(e, f"cannot use `{_src(e)}` here")
+
+    def _num(self, e, sc):
+        t, f = self._c(e, sc)
+        if t != NUM:
+            self._err(e, f"expected a number, but `{_src(e)}` is {_a(t)}")
+        return f
+
+    def _bool(self, e, sc):
+        t, f = self._c(e, sc)
+        if t != BOOL:
+            self._err(e, f"expected a condition (yes/no), but `{_src(e)}` is {_a(t)}")
+        return f
+
+    def _call(self, e, sc):
+        name, *args = e.args
+        fs = [self._num(a, sc) for a in args]
+        arity = {"round": 2, "min": None, "max": None, "abs": 1}
+        if name not in arity:
+            self._err(e, f"unknown function `{name}`", did_you_mean(name, arity) or
+                      "functions are round(x, n), min(a, b), max(a, b), abs(x)")
+        if arity[name] and len(fs) != arity[name]:
+            self._err(e, f"`{name}` takes {'one value' if arity[name] == 1 else f'{arity[name]} values'}, not {len(fs)}")
+        if name == "round":
+            fx, fn = fs
+            def rnd(st, env):
+                n = fn(st, env)
+                if n <= 0:
+                    return fx(st, env)
+                x = fx(st, env)
+                return ((2 * x + n) // (2 * n)) * n   # nearest multiple, halves up
+            return NUM, rnd
+        if name == "abs":
+            f = fs[0]
+            return NUM, lambda st, env: abs(f(st, env))
+        if len(fs) < 1:
+            self._err(e, f"`{name}` needs at least one value")
+        g = min if name == "min" else max
+        return NUM, lambda st, env: g(f(st, env) for f in fs)
+
+    # -------------------------------------------------------------- names
+    def _name(self, e: E, name: str, sc: Scope):
+        m = self.m
+        name = name.removeprefix("the ").strip()
+        if name in self.lets:
+            t, f, _ = self.lets[name]
+            return t, f
+        if name in self.fixed:
+            return self.fixed[name], _fixed_getter(name)
+        if name in SEAT_QUANTITIES and name != "bid":
+            if not sc.seat:
+                self._err(e, f"`{name}` of which seat?",
+                          f"write `{name} of declarer`, `{name} of defenders` …; bare `{name}` is only known where a seat is in question")
+            return self._quantity(e, name, _seat_env, SEAT, sc)
+        if name in self.counters:
+            if not sc.seat:
+                self._err(e, f"`{name}` of which seat?", f"write `{name} of seat` where a seat is in question")
+            return NUM, lambda st, env, n=name: st.counters[n][env.seat]
+        if name in ("yes", "no"):
+            v = name == "yes"
+            return BOOL, lambda st, env: v
+        if name == "none":
+            return NONE, lambda st, env: None
+        if name in SUIT_WORDS or (len(name) == 1 and name.upper() in "SHDC"):
+            v = SUIT_WORDS.get(name, "SHDC".find(name.upper()))
+            return SUIT, lambda st, env: v
+        builtins = self._builtins(sc)
+        if name in builtins:
+            t, need, f = builtins[name]
+            if need and not need(sc):
+                self._err(e, f"`{name}` is not known here", _WHERE.get(name, ""))
+            return t, f
+        if name in m.values:
+            v = m.values[name]
+            if isinstance(v, dict):
+                self._err(e, f"`{name}` gives one number per suit", f"write `{name} of its suit` or `{name} of trumps`")
+            return NUM, lambda st, env: v
+        if m.ladder:
+            for i, c in enumerate(m.ladder):
+                if c.name == name:
+                    return CONTRACT, lambda st, env, i=i: i
+            if name in m.ladder_columns:
+                col, kind = name, m.ladder_columns[name]
+                default = False if kind == BOOL else 0
+                return kind, lambda st, env: st.entry.get(col, default) if st.entry else default
+        fact = self._card_fact(e, name, sc)
+        if fact is not None:
+            return fact
+        known = set(builtins) | set(m.values) | set(self.lets) | set(self.fixed) | set(SEAT_QUANTITIES) | set(SUIT_WORDS)
+        known |= set(self.counters)
+        if m.ladder:
+            known |= {c.name for c in m.ladder} | set(m.ladder_columns)
+        self._err(e, f"unknown name `{name}`", did_you_mean(name, known))
+
+    def _card_fact(self, e, name: str, sc: Scope):
+        """Phrases about cards: `hearts taken by seat`, `the QS played`, `trumps dealt
+        to declarer`, `cards held by speaker` (numbers), `speaker holds a marriage`
+        (yes/no)."""
+        words = name.split()
+        for i in range(1, len(words)):
+            if words[i] == "holds" and i + 3 == len(words) and words[i + 1] in ("a", "an"):
+                meld = words[i + 2] if i + 2 < len(words) else ""
+                names = [x.name for x in self.m.melds] if hasattr(self.m, "melds") else []
+                if meld in names:
+                    mi = names.index(meld)
+                    ts, fs = self._name(e, " ".join(words[:i]), sc)
+                    if ts != SEAT:
+                        self._err(e, f"`{' '.join(words[:i])}` is not a seat")
+                    return BOOL, lambda st, env: st.holds_meld(fs(st, env), mi)
+        for verb, attr in (("taken by", "taken"), ("dealt to", "dealt"), ("held by", "hands")):
+            vw = verb.split()
+            for i in range(1, len(words) - 1):
+                if words[i:i + 2] == vw:
+                    mask = self._card_desc(e, words[:i])
+                    who = " ".join(words[i + 2:])
+                    if mask is None or not who:
+                        return None
+                    tw, fw = self._name(e, who, sc)
+                    if tw not in (SEAT, SIDE):
+                        self._err(e, f"`{who}` is not a seat or a side")
+                    return NUM, _count_fn(mask, attr, fw, tw == SIDE)
+        if words[-1] == "played" and len(words) > 1:
+            mask = self._card_desc(e, words[:-1])
+            if mask is not None:
+                return NUM, lambda st, env: bin(mask(st) & st.played).count("1")
+        return None
+
+    def _card_desc(self, e, words):
+        """Words naming cards -> f(st) giving their mask, or None if not card words."""
+        m = self.m
+        deck = getattr(m, "deck", None)
+        if deck is None:
+            return None
+        suits, ranks = deck
+        R = len(ranks)
+        full = (1 << (len(suits) * R)) - 1
+        text = " ".join(words)
+        suit_mask = [((1 << R) - 1) << (s * R) for s in range(len(suits))]
+        plural = {SUIT_WORD: i for SUIT_WORD, i in
+                  ((w, suits.index(l)) for l, w in (("S", "spades"), ("H", "hearts"), ("D", "diamonds"), ("C", "clubs")) if l in suits)}
+        if text in plural:
+            mk = suit_mask[plural[text]]
+            return lambda st: mk
+        if text == "trumps":
+            return lambda st: suit_mask[st.trumps] if st.trumps is not None and st.trumps >= 0 else 0
+        if text == "cards":
+            return lambda st: full
+        if text in ("cards worth points", "points cards"):
+            pm = getattr(m, "points_mask", 0)
+            return lambda st: pm
+        if len(words) == 1 and len(text) >= 2 and text[:-1].upper() in ranks and text[-1].upper() in suits:
+            c = suits.index(text[-1].upper()) * R + ranks.index(text[:-1].upper())
+            return lambda st: 1 << c
+        if len(words) == 3 and words[0] == "top" and words[1].isdigit() and words[2] == "trumps":
+            k = min(int(words[1]), R)
+            top = (1 << k) - 1
+            return lambda st: top << (st.trumps * R) if st.trumps is not None and st.trumps >= 0 else 0
+        return None
+
+    def _builtins(self, sc: Scope):
+        m = self.m
+        kind = m.auction_kind
+        numeric = kind == "numeric"
+        in_auction = lambda s: s.where in ("auction", "any")
+        meld = lambda s: s.meld
+        seat = lambda s: s.seat or s.where == "auction"
+        scoring = lambda s: s.where in ("deal", "seat", "end", "any")
+        b = {
+            "declarer": (SEAT, None, lambda st, env: st.declarer if st.declarer >= 0 else None),
+            "dealer": (SEAT, None, lambda st, env: st.dealer),
+            "declarers": (SIDE, None, lambda st, env: st.declarers),
+            "defenders": (SIDE, None, lambda st, env: st.defenders),
+            "trumps": (SUIT, None, lambda st, env: st.trumps if st.trumps is not None and st.trumps >= 0 else None),
+            "made": (BOOL, scoring, lambda st, env: st.made),
+            "played": (BOOL, None, lambda st, env: not st.abandoned),
+            "abandoned": (BOOL, None, lambda st, env: st.abandoned),
+            "blind": (BOOL, None, lambda st, env: st.declarer_blind),
+            "bid": (NUM, None, lambda st, env: st.bid_value),
+            "deals played": (NUM, None, lambda st, env: st.deal_number),
+            "deal number": (NUM, None, lambda st, env: st.deal_number),
+            "number of seats": (NUM, None, lambda st, env: st.n_active),
+            "hand size": (NUM, None, lambda st, env: st.hand_size),
+            "tricks left": (NUM, None, lambda st, env: st.tricks_left),
+            "tricks played": (NUM, None, lambda st, env: st.tricks_done),
+            "first trick": (BOOL, None, lambda st, env: st.tricks_done == 0),
+            "bids": (NUM, in_auction, lambda st, env: st.n_bids),
+            "bids in the first round": (NUM, in_auction, lambda st, env: st.first_round_bids),
+            "total bid": (NUM, None, lambda st, env: st.total_bid),
+            "this bid": (NUM if kind != "ladder" else CONTRACT, lambda s: s.bid, lambda st, env: env.value),
+            "highest bid": (NUM if numeric or kind == "exact" else CONTRACT, None, lambda st, env: st.highest),
+            "highest bidder": (SEAT, None, lambda st, env: st.highest_bidder if st.highest_bidder >= 0 else None),
+            "speaker": (SEAT, in_auction, lambda st, env: env.seat),
+            "opener": (SEAT, None, lambda st, env: st.opener),
+            "seat": (SEAT, seat, lambda st, env: env.seat),
+            "its suit": (SUIT, meld, lambda st, env: env.suit),
+            "its announcer": (SEAT, meld, lambda st, env: env.seat),
+            "stock": (NUM, None, lambda st, env: len(st.stock)),
+            "closed": (BOOL, None, lambda st, env: st.closed),
+            "closer": (SEAT, None, lambda st, env: st.closer if st.closer >= 0 else None),
+            "last trick winner": (SEAT, None, lambda st, env: st.last_trick_winner if st.last_trick_winner >= 0 else None),
+            "leader": (SEAT, None, lambda st, env: st.leader if st.leader >= 0 else None),
+            "annulled": (BOOL, None, lambda st, env: st.annulled),
+            "ended early": (BOOL, None, lambda st, env: st.ended_early),
+            "dealer sits out": (BOOL, None, lambda st, env: st.dealer not in st.pos),
+            "its side": (SIDE, lambda s: s.seat, lambda st, env: st.side_of.get(env.seat, (env.seat,))),
+        }
+        if numeric:
+            b["contract"] = (NUM, None, lambda st, env: st.contract_value)
+        return b
+
+    def _lookup(self, e: E, sc: Scope):
+        what, of = e.args
+        if what.op != "name":
+            self._err(e, f"cannot take `{_src(what)}` of something")
+        name = what.args[0].removeprefix("the ").strip()
+        if name == "number":
+            t, f = self._c(of, sc)
+            if t != SIDE:
+                self._err(of, f"`number of` counts the seats of a side (declarers, defenders), not {_a(t)}")
+            return NUM, lambda st, env: len(f(st, env))
+        if name == "card points" and of.op == "name" and of.args[0].removeprefix("the ").strip() == "talon":
+            cp = getattr(self.m, "card_points", ())
+            return NUM, lambda st, env: sum(cp[c] for c in range(len(cp)) if st.talon_dealt >> c & 1)
+        if name in SEAT_QUANTITIES or name in self.counters:
+            t, f = self._c(of, sc)
+            if t not in (SEAT, SIDE):
+                self._err(of, f"`{name} of` needs a seat or a side, not {_a(t)}")
+            if name in self.counters:
+                if t == SIDE:
+                    return NUM, lambda st, env, n=name: sum(st.counters[n][s] for s in f(st, env))
+                return NUM, lambda st, env, n=name: st.counters[n][f(st, env)]
+            return self._quantity(e, name, f, t, sc)
+        if name in self.fixed:
+            t, f = self._c(of, sc)
+            if t != SEAT:
+                self._err(of, f"`{name} of` needs a seat, not {_a(t)}")
+            get = name
+            return self.fixed[name], lambda st, env: _let_value(st, get, f(st, env))
+        if name in self.m.values and isinstance(self.m.values[name], dict):
+            t, f = self._c(of, sc)
+            if t != SUIT:
+                self._err(of, f"`{name}` gives one number per suit; `{_src(of)}` is {_a(t)}")
+            table = [self.m.values[name].get(s, 0) for s in "SHDC"]
+            def per_suit(st, env):
+                v = f(st, env)
+                return table[v] if v is not None and v >= 0 else 0
+            return NUM, per_suit
+        known = list(SEAT_QUANTITIES) + ["number"] + [k for k, v in self.m.values.items() if isinstance(v, dict)]
+        self._err(what, f"unknown quantity `{name}`", did_you_mean(name, known) or
+                  "`X of Y` works for " + ", ".join(known))
+
+    def _quantity(self, e, name, who, who_type, sc):
+        attr = SEAT_QUANTITIES[name]
+        if attr == "deal_points_of":
+            if who_type == SIDE:
+                return NUM, lambda st, env: sum(st.points(s) for s in who(st, env))
+            return NUM, lambda st, env: _seat_or_zero(st.points, who(st, env))
+        if attr == "meld_points_of":
+            if who_type == SIDE:
+                return NUM, lambda st, env: sum(st.meld_points(s) for s in who(st, env))
+            return NUM, lambda st, env: _seat_or_zero(st.meld_points, who(st, env))
+        if who_type == SIDE:
+            def side_sum(st, env):
+                arr = getattr(st, attr)
+                return sum(arr[s] or 0 for s in who(st, env))
+            return NUM, side_sum
+        def one(st, env):
+            s = who(st, env)
+            if s is None or s < 0:
+                return 0
+            v = getattr(st, attr)[s]
+            return v if v is not None else 0
+        return NUM, one
+
+
+def _seat_or_zero(fn, s):
+    return 0 if s is None or s < 0 else fn(s)
+
+
+def _fixed_getter(name):
+    def get(st, env):
+        return _let_value(st, name, env.seat)
+    return get
+
+
+def _let_value(st, name, seat):
+    v = st.lets.get(name)
+    if isinstance(v, list):
+        return v[seat] if seat is not None and 0 <= seat < len(v) else v[0]
+    return v
+
+
+def _count_fn(mask, attr, who, side):
+    if side:
+        def f(st, env):
+            m = mask(st)
+            arr = getattr(st, attr)
+            return sum(bin(arr[s] & m).count("1") for s in who(st, env))
+        return f
+
+    def g(st, env):
+        s = who(st, env)
+        if s is None or s < 0:
+            return 0
+        return bin(getattr(st, attr)[s] & mask(st)).count("1")
+    return g
+
+
+def _seat_env(st, env):
+    return env.seat
+
+
+_WHERE = {
+    "speaker": "`speaker` is the seat about to speak; it is known in auction rules only",
+    "bids": "known in auction rules only",
+    "its suit": "known in meld rules only",
+    "its announcer": "known in meld rules only",
+    "seat": "known where a seat is in question: `each defender scores …`, `any seat has …`, `seats with …`",
+    "made": "known once the contract is decided: in scoring and end rules",
+    "this bid": "known in the rule that says which bids may be made (`a bid may be made only when …`)",
+}
+
+
+class _Fail(Exception):
+    pass
+
+
+def _compatible(a, b):
+    return a == b or NONE in (a, b) and ({a, b} - {NONE}) <= {SUIT, CONTRACT, SEAT}
+
+
+def _a(t):
+    return {NUM: "a number", BOOL: "a condition (yes/no)", SEAT: "a seat", SIDE: "a side",
+            SUIT: "a suit", CONTRACT: "a contract", NONE: "nothing"}.get(t, t)
+
+
+def _src(e: E) -> str:
+    return e.text()

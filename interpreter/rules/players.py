@@ -1,0 +1,112 @@
+"""Rules of the `players` section: seats, who sits out, starting scores, sides, memory."""
+from __future__ import annotations
+
+from ..language.expr import NUM, Scope
+from .base import Parts, RuleKind, register
+
+
+
+@register
+class Seats(RuleKind):
+    kind, aliases, section, single = "seats", ("seats_range",), "players", True
+    required = "how many seats play (`seats: 3 seats`)"
+    template = "N seats  (or: N or M seats; N to M seats, K by default)"
+
+    @classmethod
+    def args(cls, p: Parts, alias):
+        if alias == "seats_range":
+            lo, hi, default = p.ints
+            return {"counts": tuple(range(lo, hi + 1)), "default": default, "range": (lo, hi)}
+        return {"counts": tuple(p.ints), "default": p.ints[0]}
+
+    @classmethod
+    def compile(cls, it, b):
+        a = it.body.args
+        bad = [n for n in a["counts"] if not 2 <= n <= 8]
+        if "range" in a and a["range"][0] > a["range"][1]:
+            b.out.error(it.body.loc, f"no number of seats lies between {a['range'][0]} and {a['range'][1]}")
+        if bad:
+            b.out.error(it.body.loc, f"a table seats 2 to 8 players, not {bad[0]}")
+        counts = tuple(n for n in a["counts"] if 2 <= n <= 8) or (2,)
+        b.g["seat_counts"] = counts
+        default = a["default"]
+        if default not in counts:
+            b.out.error(it.body.loc, f"the default of {default} seats is not one of {', '.join(map(str, counts))}")
+            default = counts[0]
+        b.g["default_seats"] = default
+
+    @classmethod
+    def words(cls, it):
+        a = it.body.args
+        if "range" in a:
+            return f"{a['range'][0]} to {a['range'][1]} players ({a['default']} by default)"
+        return " or ".join(map(str, a["counts"])) + " players"
+
+
+@register
+class SitOut(RuleKind):
+    kind, section, single = "sit_out", "players", True
+    template = "the dealer sits out when there are N seats"
+
+    @classmethod
+    def args(cls, p, alias):
+        return {"when_seats": p.ints[0]}
+
+    @classmethod
+    def compile(cls, it, b):
+        n = it.body.args["when_seats"]
+        b.g["sit_out_when"] = n
+        if n not in b.g.get("seat_counts", (n,)):
+            b.out.warn(it.body.loc, f"this rule never applies: the game is played by "
+                       f"{' or '.join(map(str, b.g.get('seat_counts', ())))} seats, not {n}")
+
+
+@register
+class StartScore(RuleKind):
+    kind, section, single = "start_score", "players", True
+    template = "each seat starts at FORMULA"
+
+    @classmethod
+    def args(cls, p, alias):
+        return {"expr": p.exprs[0]}
+
+    @classmethod
+    def compile(cls, it, b):
+        _, f = b.cc.compile(it.body.args["expr"], Scope("static"), NUM)
+        if f:
+            v = b.constant(f, it.body.args["expr"], "the starting score")
+            if v is not None:
+                b.g["start_score"] = v
+
+
+@register
+class Partners(RuleKind):
+    kind, section, single = "partners", "players", True
+    template = "partners sit opposite each other"
+
+    @classmethod
+    def compile(cls, it, b):
+        b.g["partners"] = True
+        odd = [n for n in b.g.get("seat_counts", ()) if n % 2]
+        if odd:
+            b.out.error(it.body.loc, f"partners sit opposite each other, but {odd[0]} seats cannot pair up")
+
+
+@register
+class Counter(RuleKind):
+    kind, section = "counter", "players"
+    template = "each seat keeps a count of NAME, starting at N"
+
+    @classmethod
+    def args(cls, p, alias):
+        return {"name": p.names[0], "start": p.tuples[0][0] if p.tuples else 0, "name_locs": p.name_locs}
+
+    @classmethod
+    def compile(cls, it, b):
+        a = it.body.args
+        name = a["name"]
+        if name in dict(b.g.get("counters", ())) or name == "score" or name in b.values:
+            b.out.error(a["name_locs"][0], f"`{name}` is already a name of this spec")
+            return
+        b.g["counters"] = b.g.get("counters", ()) + ((name, a["start"]),)
+        b.cc.counters[name] = True

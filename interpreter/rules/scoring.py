@@ -1,0 +1,147 @@
+"""Rules of the `scoring` section. When the deal ends: deal points, whether the
+contract was made, `let` values (fixed before any score changes), then the statements
+in the order written, each seeing what the ones before it did."""
+from __future__ import annotations
+
+from ..language.expr import BOOL, NUM, Scope
+from ..model.game import Statement
+from .base import RuleKind, register
+
+DEAL = Scope("deal")
+SEAT = Scope("deal", seat=True)
+
+
+@register
+class DealPoints(RuleKind):
+    kind, section, single = "deal_points", "scoring", True
+    template = "points of each seat = FORMULA"
+
+    @classmethod
+    def args(cls, p, alias):
+        return {"expr": p.exprs[0]}
+
+    @classmethod
+    def compile(cls, it, b):
+        _, b.g["deal_points"] = b.cc.compile(it.body.args["expr"], Scope("play", seat=True), NUM)
+
+
+@register
+class Made(RuleKind):
+    kind, section, single = "made", "scoring", True
+    template = "the contract is made when CONDITION"
+
+    @classmethod
+    def args(cls, p, alias):
+        return {"expr": p.exprs[0]}
+
+    @classmethod
+    def compile(cls, it, b):
+        _, b.g["made"] = b.cc.compile(it.body.args["expr"], DEAL, BOOL)
+        b.need_declarer(it)
+
+
+@register
+class Let(RuleKind):
+    kind = "let"
+    section = "scoring"        # its home; a `let` may stand in any section (see `anywhere`)
+    anywhere = True
+    template = "let NAME = FORMULA"
+
+    @classmethod
+    def args(cls, p, alias):
+        return {"name": p.names[0], "expr": p.exprs[0], "name_locs": p.name_locs}
+
+    @classmethod
+    def compile(cls, it, b):
+        a = it.body.args
+        name = a["name"]
+        if b.cc.known_name(name):
+            b.out.error((a.get("name_locs") or [it.body.loc])[0], f"`{name}` is already defined")
+            return
+        if it.section == "scoring":
+            t, f = b.cc.compile(a["expr"], SEAT)
+            if f is not None:
+                b.lets.append((name, f, True))
+                b.cc.fixed_let(name, t)
+        else:
+            t, f = b.cc.compile(a["expr"], Scope("any", seat=True))
+            if f is not None:
+                b.cc.lets[name] = (t, f, b.cc.last_cost)
+
+
+def _when(it, b):
+    e = it.body.args.get("when")
+    if e is None:
+        return None, True
+    _, f = b.cc.compile(e, SEAT, BOOL)
+    return f, f is not None
+
+
+class _Statement(RuleKind):
+    section = "scoring"
+
+    @classmethod
+    def payee_check(cls, it, b):
+        p = it.body.args["payee"]
+        if p in ("declarer", "declarers", "defenders"):
+            b.need_declarer(it)
+        if p == "sides" and not b.g.get("partners"):
+            b.out.error(it.body.loc, "`each side` needs partnerships (`partners sit opposite each other`)",
+                        "write `each seat`")
+        if p == "dealer":
+            b.dealer_statements.append(it)
+
+
+@register
+class Score(_Statement):
+    kind = "score"
+    template = "each defender scores FORMULA  (or: the declarer, each declarer, each seat, each side, the dealer; may start: when CONDITION, …)"
+
+    @classmethod
+    def args(cls, p, alias):
+        return {"when": p.exprs[0] if len(p.exprs) > 1 else None, "payee": p.strs[0], "expr": p.exprs[-1]}
+
+    @classmethod
+    def compile(cls, it, b):
+        cls.payee_check(it, b)
+        when, ok = _when(it, b)
+        _, f = b.cc.compile(it.body.args["expr"], SEAT, NUM)
+        if f is not None and ok:
+            b.statements.append(Statement(it.body.args["payee"], (("score", f),), when, it.name))
+
+
+class _CounterStatement(_Statement):
+    how = "set"
+
+    @classmethod
+    def args(cls, p, alias):
+        return {"when": p.exprs[0] if len(p.exprs) > 1 else None, "payee": p.strs[0],
+                "counter": p.names[0], "expr": p.exprs[-1], "name_locs": p.name_locs}
+
+    @classmethod
+    def compile(cls, it, b):
+        cls.payee_check(it, b)
+        a = it.body.args
+        name = a["counter"]
+        if name != "score" and name not in b.cc.counters:
+            from ..errors import did_you_mean
+            b.out.error(a["name_locs"][0], f"there is no count `{name}` (nor is it the score)",
+                        did_you_mean(name, list(b.cc.counters) + ["score"]) or
+                        "declare it in the players section: `each seat keeps a count of NAME, starting at 0`")
+            return
+        when, ok = _when(it, b)
+        _, f = b.cc.compile(a["expr"], SEAT, NUM)
+        if f is not None and ok:
+            b.statements.append(Statement(a["payee"], ((cls.how, name, f),), when, it.name))
+
+
+@register
+class SetCounter(_CounterStatement):
+    kind, how = "set_counter", "set"
+    template = "each seat's COUNT becomes FORMULA  (its score too; may start: when CONDITION, …)"
+
+
+@register
+class AddCounter(_CounterStatement):
+    kind, how = "add_counter", "add"
+    template = "each seat's COUNT goes up by FORMULA  (may start: when CONDITION, …)"
