@@ -64,10 +64,14 @@ class Auction:
     @staticmethod
     def bid_ok(d, s: int, v: int) -> bool:
         """A numeric or exact bid `v` passes the spec's conditions on bids."""
-        g = d.game
-        if g.bid_rule is None:
+        rules = d.game.bid_rules
+        if not rules:
             return True
-        return bool(g.bid_rule(d, Env(s, -1, v)))
+        env = Env(s, -1, v)
+        for _, f in rules:
+            if not f(d, env):
+                return False
+        return True
 
     @staticmethod
     def number_ok(d, s: int, v: int) -> bool:
@@ -91,7 +95,7 @@ class Auction:
             cond = g.bid_conditions.get(i)
             if cond is not None and not cond(d, env):
                 continue
-            if g.bid_rule is not None and not g.bid_rule(d, Env(s, -1, i)):
+            if g.bid_rules and not Auction.bid_ok(d, s, i):
                 continue
             out.append(i)
         return out
@@ -104,7 +108,7 @@ class Auction:
         if g.auction_kind == "ladder":
             return Auction.ladder_bids(d, s)
         lo, hi, step = Auction.bid_range(d, s)
-        if g.bid_rule is None:
+        if not g.bid_rules:
             return range(lo, hi + 1, step)
         return [v for v in range(lo, hi + 1, step) if Auction.bid_ok(d, s, v)]
 
@@ -178,14 +182,21 @@ class Auction:
         v = f.get("value", 0)
         lo, hi, step = Auction.bid_range(d, s)
         if v < lo:
+            if d.highest is not None and v > d.highest and step > 1:
+                return (f"bids go up in steps of {step}: the next bid above {d.highest} is {lo}",
+                        g.rules_of_kind("numeric_bids"))
             if d.highest is not None and lo > _num(g.min_bid, d, Env(s)):
                 return f"a bid must be above the highest bid ({d.highest})", g.rules_of_kind("numeric_bids")
             return f"the lowest bid is {lo}", g.rules_of_kind("numeric_bids") or g.rules_of_kind("exact_bids")
         if g.auction_kind == "exact" and v > hi:
-            return f"the highest bid is {hi}", g.rules_of_kind("exact_bids")
+            return f"a bid is at most {hi}", g.rules_of_kind("exact_bids")
         if (v - lo) % step:
             return f"bids go up in steps of {step}", g.rules_of_kind("numeric_bids")
-        return f"a bid of {v} may not be made now", g.rules_of_kind("bid_rule")
+        env = Env(s, -1, v)
+        for name, f in g.bid_rules:
+            if not f(d, env):
+                return f"a bid of {v} may not be made now", name
+        return f"a bid of {v} may not be made now", ""
 
     # ------------------------------------------------------------ apply
     @staticmethod

@@ -232,6 +232,10 @@ def end_trick(d):
             d.hand_shown = True
     if d.pending_trumps is not None:
         d.trumps, d.pending_trumps = d.pending_trumps, None
+    if g.deal_ends is not None and d.hands[w] and g.deal_ends(d, EMPTY):
+        d.leader = d.turn = w
+        d.ended_early = True             # nothing more is drawn or played
+        return d.finish()
     if g.draw and not d.closed and d.stock:
         stock = d.stock
         for t in d.clockwise_from(w, include=True):
@@ -345,7 +349,7 @@ def _narrow_reason(d, s: int, card: int) -> tuple:
         f = _single(g, i, lead)
         cand = f(d, hand, cand, d.trick_suit, d.trumps, d.win_card)
         if before >> card & 1 and not cand >> card & 1:
-            return _rule_words(r), r.rule
+            return "{seat%d} " % s + _rule_words(r), r.rule
     return "that card may not be played now", ""
 
 
@@ -372,12 +376,13 @@ def random_play_action(d, rng) -> int:
     action from the same random draw, found without building the list when it can."""
     g = d.game
     s = d.turn
-    if not d.trick and (g.melds or g.close is not None or g.exchange_rank >= 0):
+    if not d.trick and (g.close is not None or g.exchange_rank >= 0):
         acts = d.legal_actions()
         return acts[rng._randbelow(len(acts))]
     mask = Play.allowed(d, s)
+    extra = Play.meld_leads(d, s, mask) if g.melds and not d.trick else ()
     n = mask.bit_count()
-    total = n
+    total = n + len(extra)
     if g.concede is not None and d._can_concede(s):
         total += 1
     if not total:
@@ -388,14 +393,15 @@ def random_play_action(d, rng) -> int:
             mask &= mask - 1
             r -= 1
         return (mask & -mask).bit_length() - 1
-    return d.codec.CONCEDE
+    r -= n
+    return extra[r] if r < len(extra) else d.codec.CONCEDE
 
 
 def play_random(d, rng):
     """Play the rest of the play phase at random: each action is the one
     ``random_play_action(rng)`` picks, applied as ``apply_action`` would."""
     g = d.game
-    if g.melds or g.close is not None or g.exchange_rank >= 0 or g.deal_ends is not None or g.draw:
+    if g.close is not None or g.exchange_rank >= 0 or g.deal_ends is not None or g.draw:
         while d.phase == PLAY:
             d.apply_action(random_play_action(d, rng))
         return
@@ -403,19 +409,26 @@ def play_random(d, rng):
     below = rng._randbelow
     getbits = rng.getrandbits if type(rng)._randbelow is _RANDBELOW else None
     concede = g.concede is not None
+    melds = bool(g.melds)
     n_active, exposed = d.n_active, d.exposed
     dealer_up = g.face_up == "dealer-last"
     follow, lead = _rules(g)
     suit_of, keys_of = g.card_suit, g.trick_keys
+    meld_leads = Play.meld_leads
     while d.phase == PLAY:
         s = d.turn
         hand = hands[s]
         trick = d.trick
+        extra = ()
         if trick:
             mask = follow(d, hand, d.trick_suit, d.trumps, d.win_card)
+            n = total = mask.bit_count()
         else:
             mask = lead(d, hand)
-        n = total = mask.bit_count()
+            n = total = mask.bit_count()
+            if melds:
+                extra = meld_leads(d, s, mask)
+                total += len(extra)
         if concede and d._can_concede(s):
             total += 1
         if not total:
@@ -428,7 +441,8 @@ def play_random(d, rng):
         else:
             r = below(total)
         if r >= n:
-            d.apply_action(d.codec.CONCEDE)
+            r -= n
+            d.apply_action(extra[r] if r < len(extra) else d.codec.CONCEDE)
             continue
         while r:
             mask &= mask - 1

@@ -405,6 +405,8 @@ class Compiler:
         if what.op != "name":
             self._err(e, f"cannot take `{_src(what)}` of something")
         name = what.args[0].removeprefix("the ").strip()
+        if name == "number" and of.op == "name" and of.args[0].removeprefix("the ").strip() == "seats":
+            return NUM, lambda st, env: st.n_active
         if name == "number":
             t, f = self._c(of, sc)
             if t != SIDE:

@@ -100,6 +100,12 @@ class _Build(Transformer_NonRecursive):   # iterative: deep formulas cannot over
     def card_phrase(self, meta, c):
         return E("name", (str(c[-2]) + " " + c[-1].args[0],), self.L(meta))
 
+    def let_words(self, c):
+        words = []
+        for x in c:
+            words.extend(x if isinstance(x, list) else [x])
+        return words
+
     def count_expr(self, c):
         return ("count", c[0])
 

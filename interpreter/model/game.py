@@ -115,7 +115,7 @@ class Game:
     ladder: tuple = ()
     ladder_columns: dict = field(default_factory=dict)
     bid_conditions: dict = field(default_factory=dict)   # ladder index -> f
-    bid_rule: object = None           # f(st, env) with env.value = the bid: may it be made?
+    bid_rules: tuple = ()             # ((rule name, f(st, env) with env.value = the bid), ...): all must hold
     pass_final: bool = False
     reopen: tuple = ()                # (frozenset of ladder indices, f) or ()
     unpartnered: bool = False

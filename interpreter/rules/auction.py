@@ -120,7 +120,7 @@ class BidCondition(RuleKind):
 
 @register
 class BidRule(RuleKind):
-    kind, section, single = "bid_rule", "auction", True
+    kind, section = "bid_rule", "auction"
     template = "a bid may be made only when CONDITION  (`this bid` is the bid in question)"
 
     @classmethod
@@ -130,7 +130,8 @@ class BidRule(RuleKind):
     @classmethod
     def compile(cls, it, b):
         _, f = b.cc.compile(it.body.args["expr"], Scope("auction", seat=True, bid=True), BOOL)
-        b.g["bid_rule"] = f
+        if f is not None:
+            b.g["bid_rules"] = b.g.get("bid_rules", ()) + ((it.name, f),)
 
 
 @register

@@ -49,7 +49,9 @@ class Let(RuleKind):
 
     @classmethod
     def args(cls, p, alias):
-        return {"name": p.names[0], "expr": p.exprs[0], "name_locs": p.name_locs}
+        words = next(c for c in p.children if isinstance(c, list))
+        return {"name": " ".join(str(w) for w in words), "expr": p.exprs[0],
+                "name_locs": tuple(p.loc_of(w) for w in words)}
 
     @classmethod
     def compile(cls, it, b):

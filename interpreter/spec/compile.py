@@ -163,7 +163,7 @@ def _compile(m: Merged, out: Collector) -> Game | None:
                   "add to the auction section `bids: a bid is a number from N, above the highest bid`, "
                   "`bids: a bid is a contract from the ladder, above the highest bid` or "
                   "`bids: each seat bids once: a number from 0, at most hand size`")
-    if auction_kind in ("numeric", "ladder") and "all_pass" not in by_kind:
+    if auction_kind in ("numeric", "ladder") and "all_pass" not in by_kind and "opener_bids" not in by_kind:
         out.warn(head.loc, "no rule says what happens when every seat passes: the deal is annulled",
                  "add to the auction section `all-pass: when every seat passes without a bid, the deal is annulled`")
     b.no_trumps_winner = any(not it.body.args.get("trumps", True) for it in by_kind.get("trick_winner", []))
