@@ -25,8 +25,9 @@ play:
 
 scoring:
   penalty [RH-12]: points of each seat = card points of seat
-  moon [RH-13]: let shot = any seat has (hearts taken by seat = 13 and QS taken by seat = 1)
-  deal-score [RH-13]: each seat scores moon-points - points if shot else points
+  shooter [RH-13]: let shooter = hearts taken by seat = 13 and QS taken by seat = 1
+  moon [RH-13]: let shot = any seat has shooter
+  deal-score [RH-13]: each seat scores (0 if shooter else moon-points) if shot else points
 
 end:
   game-end [RH-14]: the game ends after a deal when any seat has score >= game

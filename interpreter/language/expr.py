@@ -343,9 +343,8 @@ class Compiler:
         if len(words) == 1 and len(text) >= 2 and text[:-1].upper() in ranks and text[-1].upper() in suits:
             c = suits.index(text[-1].upper()) * R + ranks.index(text[:-1].upper())
             return lambda st: 1 << c
-        if len(words) == 3 and words[0] == "top" and words[1].isdigit() and words[2] == "trumps":
-            k = min(int(words[1]), R)
-            top = (1 << k) - 1
+        if text in ("trump honours", "honours of trumps"):
+            top = (1 << min(4, R)) - 1           # the four highest trumps (A K Q J)
             return lambda st: top << (st.trumps * R) if st.trumps is not None and st.trumps >= 0 else 0
         return None
 

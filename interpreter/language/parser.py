@@ -192,7 +192,10 @@ class _Build(Transformer_NonRecursive):   # iterative: deep formulas cannot over
         return str(c[0])
 
     def number_value(self, c):
-        return int(c[0])
+        return self._int(c[0])
+
+    def negative_value(self, c):
+        return -self._int(c[0])
 
     def name_value(self, c):
         v = str(c[0])

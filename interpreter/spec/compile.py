@@ -304,6 +304,8 @@ def _check_deal(game, by_kind, b, out):
     for n in game.seat_counts:
         for number in (range(1, 41) if dynamic else (1,)):
             d = game.new_deal(n, 0, None, number)
+            if number > 1 and game.game_end is not None and _ends_before(game, n, number):
+                break
             k = d.n_active
             counts = [st.rounds if isinstance(st.rounds, int) else _dyn(st.rounds, d) for st in game.deal_steps]
             need = sum(r * (st.each * k + st.to_talon) for r, st in zip(counts, game.deal_steps))
@@ -349,6 +351,17 @@ def _check_deal(game, by_kind, b, out):
                 out.error(at(), f"`{c.name}` asks for more tricks than the {hand} there are")
             if c.trumps == "exposed" and not game.face_up:
                 out.error(at("trumps", "$value"), f"`{c.name}` plays in the exposed suit, but no card is dealt face up")
+
+
+def _ends_before(game, n, number) -> bool:
+    """The game is sure to end before deal `number` (its end rule holds after the deal
+    before it, whatever the scores): that deal is never dealt."""
+    from ..engine.env import EMPTY
+    probe = game.new_deal(n, 0, None, number - 1)
+    try:
+        return bool(game.game_end(probe, EMPTY))
+    except Exception:
+        return False
 
 
 def _dyn(f, d) -> int:
