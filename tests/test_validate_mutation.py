@@ -1,6 +1,8 @@
 """Mutation test of validation: damage the bundled specs at random and check that
 `talon validate` either accepts the result or reports errors, each at a line and column
-inside the file it names, and never raises.
+inside the file it names, and never raises; and that every mutant that validates plays
+a few random deals and the start of a game without an error (a spec that validates
+never crashes).
 
 Mutations (on the rule file or on its YAML tables): delete, duplicate or swap lines;
 delete, duplicate or swap words; replace a number by another number, a word by another
@@ -22,7 +24,11 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import random
+
+from interpreter.agents import RandomAgent, play_deal
 from interpreter.cli import validate_one
+from interpreter.engine import Match
 from interpreter.errors import Collector
 from interpreter.spec import check
 from interpreter.language.parser import parser
@@ -130,6 +136,25 @@ def _assert_located(diagnostics, files: dict, folder: str):
         d.to_json()
 
 
+def play_briefly(game, deals: int = 3):
+    """A few random deals at every seat count, and the start of a whole game."""
+    for seats in game.seat_counts:
+        rng = random.Random(seats)
+        for k in range(deals):
+            d = game.new_deal(seats, k % seats, None, k + 1)
+            d.deal_random(rng)
+            play_deal(d, RandomAgent(rng))
+            d.observation(d.dealer)
+        m = Match(game, seats, 0)
+        for _ in range(deals):
+            if m.game_over:
+                break
+            d = m.new_deal()
+            d.deal_random(rng)
+            play_deal(d, RandomAgent(rng))
+            m.finish(d)
+
+
 def run_mutant(spec: Path, files: dict):
     folder = tempfile.mkdtemp(prefix="talon-mutant-")
     try:
@@ -144,6 +169,8 @@ def run_mutant(spec: Path, files: dict):
         assert status in (0, 1)
         got = [d.message for d in out2.diagnostics if "examples folder" not in d.message]
         assert got == [d.message for d in out.diagnostics]
+        if game is not None:
+            play_briefly(game)              # a spec that validates never crashes
         return game
     finally:
         shutil.rmtree(folder, ignore_errors=True)

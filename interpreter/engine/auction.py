@@ -175,7 +175,8 @@ class Auction:
                 return ("{seat%d} has passed and may only bid " % s
                         + ", ".join(g.ladder[j].name for j in sorted(g.reopen[0]))), g.rules_of_kind("reopen")
             if i in g.bid_conditions and not g.bid_conditions[i](d, Env(s)):
-                return f"`{entry.name}` may not be bid now", g.rule_for_contract(entry.name)
+                rule = g.rule_for_contract(entry.name)
+                return g.rule_text(rule) or f"`{entry.name}` may not be bid now", rule
             return f"`{entry.name}` may not be bid now", g.rules_of_kind("bid_condition")
         if g.auction_kind == "":
             return "this game has no auction", ""
@@ -195,7 +196,7 @@ class Auction:
         env = Env(s, -1, v)
         for name, f in g.bid_rules:
             if not f(d, env):
-                return f"a bid of {v} may not be made now", name
+                return f"a bid of {v} may not be made now: {g.rule_text(name)}", name
         return f"a bid of {v} may not be made now", ""
 
     # ------------------------------------------------------------ apply

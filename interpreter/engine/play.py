@@ -121,7 +121,7 @@ class Play:
                 return "the stock is already closed", rule
             if not d.stock:
                 return "the stock is exhausted", rule
-            return "the stock may not be closed now", rule
+            return g.rule_text(rule) or "the stock may not be closed now", rule
         if kind == "exchange":
             rule = g.rules_of_kind("exchange_trump")
             if g.exchange_rank < 0:
@@ -137,7 +137,7 @@ class Play:
                 return f"{{seat{s}}} does not hold {g.card_names[card]}", rule
             if d.closed or not d.stock:
                 return "the stock is closed or exhausted", rule
-            return "the exchange is not allowed now", rule
+            return g.rule_text(rule) or "the exchange is not allowed now", rule
         if kind == "play":
             f = c.fields(a)
             card, mi = f["card"], f["meld"]
@@ -154,7 +154,8 @@ class Play:
                 if hand & mask != mask:
                     return f"{{seat{s}}} does not hold the {m.name} of that suit", g.rules_of_kind("meld", m.name)
                 if m.announce_when is not None and not m.announce_when(d, Env(s, g.card_suit[card])):
-                    return f"a {m.name} may not be announced now", g.rule_for_meld_condition(m.name)
+                    rule = g.rule_for_meld_condition(m.name)
+                    return g.rule_text(rule) or f"a {m.name} may not be announced now", rule
             return _narrow_reason(d, s, card)
         return f"it is the play: {{seat{s}}} must play a card", ""
 

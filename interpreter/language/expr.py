@@ -286,7 +286,7 @@ class Compiler:
 
     def _card_fact(self, e, name: str, sc: Scope):
         """Phrases about cards: `hearts taken by seat`, `the QS played`, `trumps dealt
-        to declarer`, `cards held by speaker` (numbers), `speaker holds a marriage`
+        to declarer`, `cards held by speaker` (numbers), `speaker holds a pair`
         (yes/no)."""
         words = name.split()
         for i in range(1, len(words)):

@@ -250,9 +250,10 @@ def _body(path: str, tree: Tree) -> Body:
     return Body(cls.kind, args, _loc(path, tree.meta))
 
 
-def build(tree: Tree, path: str, out: Collector) -> SpecFile:
+def build(tree: Tree, path: str, out: Collector, text: str = "") -> SpecFile:
     """A parse tree -> the spec file's header and items."""
     b = _Build(path, out)
+    lines = text.split("\n")
     t = b.transform(tree)
     spec = SpecFile(path=path)
     section = ""
@@ -276,11 +277,11 @@ def build(tree: Tree, path: str, out: Collector) -> SpecFile:
         elif node.data == "section":
             section = node.children[0]
             for it in node.children[1:]:
-                spec.items.append(_item(path, it, section))
+                spec.items.append(_item(path, it, section, lines))
     return spec
 
 
-def _item(path: str, it: Tree, section: str) -> Item:
+def _item(path: str, it: Tree, section: str, lines=()) -> Item:
     c = it.children
     loc = _loc(path, it.meta)
     if it.data in ("set_entry", "remove_entry"):
@@ -303,7 +304,11 @@ def _item(path: str, it: Tree, section: str) -> Item:
             clauses = x
         elif isinstance(x, Tree):
             body = _body(path, x)
-    return Item(action, str(name_tok), clauses, body, section, nloc, position)
+    text = ""
+    if body is not None and 0 < body.loc.line <= len(lines):
+        line = lines[body.loc.line - 1]
+        text = line[body.loc.column - 1:body.loc.end_column - 1 if body.loc.end_column else None].strip()
+    return Item(action, str(name_tok), clauses, body, section, nloc, position, text=text)
 
 
 def _flow(text: str, loc: Location, out):

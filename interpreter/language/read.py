@@ -28,7 +28,7 @@ def parse(text: str, path: str, out: Collector) -> SpecFile | None:
     if not check_header(tree, path, out) or not check_nesting(tree, path, out):
         return None
     try:
-        return build(tree, path, out)
+        return build(tree, path, out, text)
     except RecursionError:
         out.error(Location(path, 1, 1), "the spec is nested too deeply to read")
         return None

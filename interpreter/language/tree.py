@@ -68,6 +68,7 @@ class Item:
     position: tuple = ()   # ("after"|"before", name, Location) for add
     keys: tuple = ()       # for set / remove_entry
     value: object = None   # for set
+    text: str = ""         # the rule's body as written (for explanations)
 
 
 @dataclass

@@ -253,6 +253,10 @@ class Game:
                     return name
         return ""
 
+    def rule_text(self, name: str) -> str:
+        it = self.rules.get(name)
+        return it.text if it is not None else ""
+
     def rule_for_contract(self, contract: str) -> str:
         for name, it in self.rules.items():
             if it.body is not None and it.body.kind == "bid_condition" and it.body.args.get("contract") == contract:

@@ -64,8 +64,7 @@ class RuleKind:
 
 
 def b_text(it) -> str:
-    src = getattr(it, "source", "")
-    return src or it.name
+    return it.text or it.name
 
 
 _KINDS: dict = {}            # production name -> class (aliases included)

@@ -110,6 +110,10 @@ class _Narrow(RuleKind):
                 b.out.warn(it.loc, f"`{it.name}` says what `{b.seen_narrows[key]}` already says")
             b.seen_narrows.setdefault(key, it.name)
 
+    @staticmethod
+    def when_words(a) -> str:
+        return f" (while {a['expr'].text()})" if a.get("expr") is not None else ""
+
     @classmethod
     def card_words(cls, terms) -> str:
         out = []
@@ -131,7 +135,8 @@ class Follow(_Narrow):
     def words(cls, it):
         a = it.body.args
         pre = "when void in the suit led, " if a["void"] else ""
-        return pre + "must play " + cls.card_words(a["cards"]) + (" to the first trick" if a["first"] else "") + " when able"
+        return (pre + "must play " + cls.card_words(a["cards"]) + (" to the first trick" if a["first"] else "")
+                + " when able" + cls.when_words(a))
 
 
 @register
@@ -147,7 +152,7 @@ class Forbid(_Narrow):
     def words(cls, it):
         a = it.body.args
         return (f"may not {a['on']} " + cls.card_words(a["cards"]) + (" to the first trick" if a["first"] else "")
-                + " unless it holds nothing else")
+                + " unless it holds nothing else" + cls.when_words(a))
 
 
 @register

@@ -158,7 +158,7 @@ def _apply_items(m: Merged, sf: SpecFile, out: Collector):
                               (f" in {base_name}" if base_name else ""), did_you_mean(ref, names))
                     continue
                 idx = names[ref] + (1 if where == "after" else 0)
-            m.items.insert(idx, Item("rule", it.name, it.clauses, it.body, it.section, it.loc))
+            m.items.insert(idx, Item("rule", it.name, it.clauses, it.body, it.section, it.loc, text=it.text))
             names = {x.name: i for i, x in enumerate(m.items)}
         elif it.action == "replace":
             if it.name not in names:
@@ -171,7 +171,7 @@ def _apply_items(m: Merged, sf: SpecFile, out: Collector):
                 out.error(it.body.loc, f"`{it.name}` is a rule of the `{prev.section}` section; "
                           f"this body belongs in `{want}`")
             m.items[names[it.name]] = Item("rule", it.name, it.clauses or prev.clauses, it.body,
-                                           prev.section, it.loc)
+                                           prev.section, it.loc, text=it.text)
         elif it.action == "remove":
             if it.name not in names:
                 out.error(it.loc, f"{base_name or 'this spec'} has no rule `{it.name}` to remove",
