@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import random
 
-from .engine import AUCTION, CONTRACT, PLAY
+from .engine import AUCTION, CONTRACT, EXCHANGE, PLAY
 from .engine.auction import Auction
+from .engine.steps import Passing
 
 
 class RandomAgent:
@@ -50,6 +51,14 @@ class RandomAgent:
             st = g.contract_step
             v = deal.bid_value + st * min(int(rng.expovariate(0.5 * st)), 20)
             return c.contract(v)
+        if deal.phase == EXCHANGE:
+            # rng.choice(legal_actions()), without the list: the gives are sorted by card
+            hand = deal.hands[s]
+            r = rng._randbelow(hand.bit_count())
+            while r:
+                hand &= hand - 1
+                r -= 1
+            return c.give(Passing.target(deal, s), (hand & -hand).bit_length() - 1)
         acts = deal.legal_actions()
         if deal.phase == CONTRACT and deal.abandon_open:
             if rng.random() < 0.05:

@@ -7,4 +7,4 @@ extends whist
 scoring:
   add short [RW-13]: let one short = score = game - 1
   add honours [RW-13]: let honours = trump honours dealt to its side
-  add honour-points [RW-13]: when not one short and score < game, each side scores 4 if honours = 4 else 2 if honours = 3 else 0
+  add honour-points [RW-13]: when not one short and not (any seat has score >= game), each side scores 4 if honours = 4 else 2 if honours = 3 else 0

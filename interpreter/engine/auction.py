@@ -103,14 +103,18 @@ class Auction:
     @staticmethod
     def bid_list(d, s: int):
         """Legal bids of seat s, lowest first (numbers listed up to the most points a
-        deal can give; numeric bids have no upper limit)."""
+        deal can give; numeric bids have no upper limit). Where one bid from each seat is
+        due and the conditions on bids would leave none, every bid of the range stands."""
         g = d.game
         if g.auction_kind == "ladder":
             return Auction.ladder_bids(d, s)
         lo, hi, step = Auction.bid_range(d, s)
         if not g.bid_rules:
             return range(lo, hi + 1, step)
-        return [v for v in range(lo, hi + 1, step) if Auction.bid_ok(d, s, v)]
+        ok = [v for v in range(lo, hi + 1, step) if Auction.bid_ok(d, s, v)]
+        if not ok and g.auction_kind == "exact":
+            return range(lo, hi + 1, step)
+        return ok
 
     # ------------------------------------------------------------ legal actions
     @staticmethod
@@ -135,12 +139,16 @@ class Auction:
                 acts.append(c.number_bid(v))
                 if blind_ok:
                     acts.append(c.number_bid(v, True))
+        if not any(a != c.LOOK for a in acts):
+            acts.append(c.PASS)      # the rules on bids never leave a seat without an action
         return acts
 
     @staticmethod
     def is_legal(d, a: int, s: int) -> bool:
         g = d.game
         c = d.codec
+        if g.auction_kind == "exact" and g.bid_rules:
+            return a in Auction.legal(d, s)
         if a >= c.NUMBER and g.auction_kind in ("numeric", "exact"):
             v, k = divmod(a - c.NUMBER, 4)
             if k == 2:
@@ -207,6 +215,12 @@ class Auction:
         first_round = d.turns_taken < len(d.active)
         d.turns_taken += 1
         d.turns[s] += 1
+        if (a == c.PASS or a == c.PASS_BLIND) and g.auction_kind == "exact":
+            d.passes[s] += 1             # no bid was possible: the turn passes on
+            if d.turns_taken >= len(d.active):
+                return Auction.end_exact(d)
+            d.turn = d.next_seat[s]
+            return
         if a == c.PASS or a == c.PASS_BLIND:
             if a == c.PASS:
                 d.looked[s] = True

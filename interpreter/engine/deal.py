@@ -16,6 +16,7 @@ TERMINAL = -4
 AUCTION, CONTRACT, EXCHANGE, PLAY, DONE = "auction", "contract", "exchange", "play", "done"
 
 _RANDBELOW = getattr(random.Random, "_randbelow_with_getrandbits", None)
+PHASES = settle = None          # bound on first use (the phase modules import this one)
 _SHUFFLE = random.Random.shuffle
 
 
@@ -379,7 +380,9 @@ class Deal:
     # ------------------------------------------------------------ phases
     def next_phase(self):
         """Start the next phase the spec names; after the last, the deal is scored."""
-        from .phases import PHASES
+        global PHASES
+        if PHASES is None:
+            from .phases import PHASES
         g = self.game
         while True:
             self._phase_index += 1
@@ -394,7 +397,9 @@ class Deal:
                 return
 
     def finish(self):
-        from .scoring import settle
+        global settle
+        if settle is None:
+            from .scoring import settle
         self.phase = DONE
         self._ph = None
         self.turn = TERMINAL

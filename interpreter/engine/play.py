@@ -216,8 +216,7 @@ def end_trick(d):
     w = d.win_seat
     d.tricks[w] += 1
     cp = g.card_points
-    pts = 0
-    m = 0
+    pts = m = 0
     for _, tc in trick:
         pts += cp[tc]
         m |= 1 << tc
@@ -233,8 +232,19 @@ def end_trick(d):
             d.hand_shown = True
     if d.pending_trumps is not None:
         d.trumps, d.pending_trumps = d.pending_trumps, None
-    if g.deal_ends is not None and d.hands[w] and g.deal_ends(d, EMPTY):
-        d.leader = d.turn = w
+    d.leader = d.turn = w
+    left = d.hands[w].bit_count()
+    if g.draw or g.deal_ends is not None:
+        return _end_trick_stock(d, g, w, left)
+    d.tricks_left = left
+    if left == 0:
+        d.last_trick_winner = w
+        d.finish()
+
+
+def _end_trick_stock(d, g, w, left):
+    """The end of a trick where the stock is drawn from, or where the deal may end at once."""
+    if g.deal_ends is not None and left and g.deal_ends(d, EMPTY):
         d.ended_early = True             # nothing more is drawn or played
         return d.finish()
     if g.draw and not d.closed and d.stock:
@@ -246,8 +256,7 @@ def end_trick(d):
             d.hands[t] |= 1 << card
             if card == d.exposed:
                 d.exposed_visible = False
-    d.leader = d.turn = w
-    left = bin(d.hands[w]).count("1")
+        left = d.hands[w].bit_count()
     if g.draw and not d.closed:
         left += len(d.stock) // max(d.n_active, 1)
     d.tricks_left = left
@@ -286,6 +295,8 @@ def _set_code(cards) -> str:
 
 
 def _rule_code(i: int, r, lead: bool) -> str:
+    if lead and r.void:
+        return ""                    # on a lead there is no suit led to be void in
     conds = []
     if r.first:
         conds.append("d.tricks_done == 0")

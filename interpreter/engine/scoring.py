@@ -37,35 +37,36 @@ def settle(d):
         else:
             env.seat = -1
             lets[name] = f(d, env)
+    deltas, scores, counters = d.deltas, d.scores, d.counters
     for st in g.statements:
         seats = payees(d, st.payee)
+        when = st.when
         # a statement's values are worked out for every payee first, then applied
         changes = []
         for s in seats:
             env.seat = s
-            if st.when is not None and not st.when(d, env):
+            if when is not None and not when(d, env):
                 continue
             for eff in st.effects:
                 if eff[0] == "score":
-                    changes.append((s, "score", "add", eff[1](d, env)))
-                elif eff[0] == "set":
-                    changes.append((s, eff[1], "set", eff[2](d, env)))
+                    changes.append((s, "score", False, eff[1](d, env)))
                 else:
-                    changes.append((s, eff[1], "add", eff[2](d, env)))
-        for s, what, how, v in changes:
-            v = v if isinstance(v, int) else 0
-            targets = d.side_of.get(s, (s,)) if st.payee == "sides" else (s,)
-            for t in targets:
+                    changes.append((s, eff[1], eff[0] == "set", eff[2](d, env)))
+        sides = st.payee == "sides"
+        for s, what, setting, v in changes:
+            if v.__class__ is not int:
+                v = v if isinstance(v, int) else 0
+            for t in (d.side_of.get(s, (s,)) if sides else (s,)):
                 if what == "score":
-                    if how == "set":
-                        d.deltas[t] += v - d.scores[t]
-                        d.scores[t] = v
+                    if setting:
+                        deltas[t] += v - scores[t]
+                        scores[t] = v
                     else:
-                        d.deltas[t] += v
-                        d.scores[t] += v
+                        deltas[t] += v
+                        scores[t] += v
                 else:
-                    arr = d.counters[what]
-                    arr[t] = v if how == "set" else arr[t] + v
+                    arr = counters[what]
+                    arr[t] = v if setting else arr[t] + v
 
 
 def payees(d, who: str):

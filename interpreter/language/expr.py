@@ -55,16 +55,21 @@ class Compiler:
         self.fixed: dict = {}     # name -> type: scoring lets, fixed when the deal ends
         self.counters: dict = {}  # per-seat memory declared by the spec
         self.last_cost = 1
+        self.seat_used = False    # the last formula asks about the seat in question
+        self.fixed_per_seat: dict = {}
+        self.let_seat: set = set()     # inline lets that ask about the seat in question
 
     def known_name(self, name: str) -> bool:
         return (name in self.lets or name in self.fixed or name in self.counters
                 or name in self.m.values or name in SEAT_QUANTITIES)
 
-    def fixed_let(self, name: str, t: str):
+    def fixed_let(self, name: str, t: str, per_seat: bool = True):
         self.fixed[name] = t
+        self.fixed_per_seat[name] = per_seat
 
     # -------------------------------------------------------------- entry points
     def compile(self, e: E, scope: Scope, want: str | None = None):
+        self.seat_used = False
         try:
             t, f = self._c(e, scope)
         except _Fail:
@@ -170,7 +175,9 @@ class Compiler:
             return (ta if ta != NONE else tb), lambda st, env: fa(st, env) if fc(st, env) else fb(st, env)
         if op in ("any_seat", "every_seat"):
             inner = Scope(sc.where, seat=True, meld=sc.meld, bid=sc.bid)
+            outer_used = self.seat_used
             f = self._bool(e.args[0], inner)
+            self.seat_used = outer_used         # the quantifier binds the seat it asks about
             if op == "any_seat":
                 def quant(st, env):
                     sub = Env(-1, env.suit, env.value)
@@ -236,15 +243,21 @@ class Compiler:
         name = name.removeprefix("the ").strip()
         if name in self.lets:
             t, f, _ = self.lets[name]
+            if name in self.let_seat:
+                self.seat_used = True
             return t, f
         if name in self.fixed:
+            if self.fixed_per_seat.get(name, True):
+                self.seat_used = True
             return self.fixed[name], _fixed_getter(name)
         if name in SEAT_QUANTITIES and name != "bid":
+            self.seat_used = True
             if not sc.seat:
                 self._err(e, f"`{name}` of which seat?",
                           f"write `{name} of declarer`, `{name} of defenders` …; bare `{name}` is only known where a seat is in question")
             return self._quantity(e, name, _seat_env, SEAT, sc)
         if name in self.counters:
+            self.seat_used = True
             if not sc.seat:
                 self._err(e, f"`{name}` of which seat?", f"write `{name} of seat` where a seat is in question")
             return NUM, lambda st, env, n=name: st.counters[n][env.seat]
@@ -259,6 +272,8 @@ class Compiler:
         builtins = self._builtins(sc)
         if name in builtins:
             t, need, f = builtins[name]
+            if name in ("seat", "speaker", "its announcer", "its suit", "its side", "this bid"):
+                self.seat_used = True
             if need and not need(sc):
                 self._err(e, f"`{name}` is not known here", _WHERE.get(name, ""))
             return t, f
@@ -343,7 +358,7 @@ class Compiler:
         if len(words) == 1 and len(text) >= 2 and text[:-1].upper() in ranks and text[-1].upper() in suits:
             c = suits.index(text[-1].upper()) * R + ranks.index(text[:-1].upper())
             return lambda st: 1 << c
-        if text in ("trump honours", "honours of trumps"):
+        if text == "trump honours":
             top = (1 << min(4, R)) - 1           # the four highest trumps (A K Q J)
             return lambda st: top << (st.trumps * R) if st.trumps is not None and st.trumps >= 0 else 0
         return None

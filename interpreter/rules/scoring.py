@@ -63,11 +63,14 @@ class Let(RuleKind):
         if it.section == "scoring":
             t, f = b.cc.compile(a["expr"], SEAT)
             if f is not None:
-                b.lets.append((name, f, True))
-                b.cc.fixed_let(name, t)
+                per_seat = b.cc.seat_used
+                b.lets.append((name, f, per_seat))
+                b.cc.fixed_let(name, t, per_seat)
         else:
             t, f = b.cc.compile(a["expr"], Scope("any", seat=True))
             if f is not None:
+                if b.cc.seat_used:
+                    b.cc.let_seat.add(name)
                 b.cc.lets[name] = (t, f, b.cc.last_cost)
 
 
