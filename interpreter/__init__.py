@@ -5,4 +5,4 @@ Three pure stages: spec text -> parse tree (``syntax``) -> checked, compiled gam
 talons, melds, follow rules, trick winners, scoring formulas, match ends); the specs in
 ``specs/`` name the games.
 """
-__version__ = "0.1.0"
+__version__ = "0.2.0"
