@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 
 from .errors import Collector, IllegalAction, RecordError, SpecError, TalonError
@@ -19,6 +20,7 @@ def main(argv=None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_USAGE
+    from .records import OutputError
     try:
         return args.func(args)
     except KeyboardInterrupt:
@@ -27,15 +29,48 @@ def main(argv=None) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except SpecError as e:
-        print(str(e), file=sys.stderr)
+        _err(str(e))
         return EXIT_INVALID
+    except OutputError as e:            # a file that cannot be written: an I/O error
+        _err(f"talon: {e}")
+        return EXIT_USAGE
     except TalonError as e:
-        print(f"talon: {e}", file=sys.stderr)
+        _err(f"talon: {e}")
         return EXIT_INVALID
+
+
+def _clean(text) -> str:
+    """User text (titles, seat names, actions, file lines) with terminal control
+    characters shown as escapes, never sent to the terminal."""
+    from .records import printable
+    return printable(text)
+
+
+def _say(text=""):
+    print(_clean(text))
+
+
+def _err(text=""):
+    print(_clean(text), file=sys.stderr)
+
+
+def _version() -> str:
+    """The installed package's version (its metadata), else the source's."""
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+        try:
+            return version("talon")
+        except PackageNotFoundError:
+            pass
+    except ImportError:
+        pass
+    from . import __version__
+    return __version__
 
 
 def build_parser():
     p = argparse.ArgumentParser(prog="talon", description="Rules-as-data engine for trick-taking card games.")
+    p.add_argument("--version", action="version", version=f"talon {_version()}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     v = sub.add_parser("validate", help="check spec files and report every problem")
@@ -106,12 +141,39 @@ def _unreadable(ref: str):
     return None
 
 
+_TABLE_KEYS = re.compile(r"(?m)^(suits|ranks|points|values|ladder)\s*:")
+_RECORD_KEYS = re.compile(r"(?m)^(?:-\s+)?(spec|seats|dealer|hands|actions|deals)\s*:"
+                          r"|\"(spec|seats|hands|actions)\"\s*:")
+
+
+def _not_a_spec(ref: str):
+    """(message, hint) when the file named is a tables file or a hand record rather than
+    a spec (a usage mistake: exit status 2), else None."""
+    from .spec import resolve
+    path = resolve(ref)
+    if path.suffix.lower() not in (".yaml", ".yml", ".json", ".jsonl"):
+        return None
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(65536).decode("utf-8", "replace")
+    except OSError:
+        return None
+    if _TABLE_KEYS.search(head):
+        return (f"`{ref}` is a tables file (YAML), not a spec",
+                f"a spec uses it on its `tables \"{path.name}\"` line: validate that spec (a .talon file)")
+    if _RECORD_KEYS.search(head):
+        many = sum(1 for ln in head.splitlines() if ln.lstrip().startswith("{")) > 1 or "\n---" in head[4:]
+        return (f"`{ref}` is a hand record, not a spec",
+                f"check it with `talon replay {'--each ' if many else ''}{ref}`")
+    return None
+
+
 def validate_one(ref: str):
     """Check one spec: (Collector, game or None, exit status). Never raises."""
     from .errors import Location
     from .spec import check
     out = Collector()
-    problem = _unreadable(ref)
+    problem = _unreadable(ref) or _not_a_spec(ref)
     if problem:
         out.error(Location(ref), *problem)
         return out, None, EXIT_USAGE
@@ -156,7 +218,10 @@ def _check_examples(game, out: Collector) -> int:
         return 0
     for path, problems in results:
         for problem in problems:
-            out.error(Location(path), f"this example does not replay as its `expect:` says: {problem}")
+            if problem.startswith(str(path)):       # unreadable or malformed: says where itself
+                out.error(Location(path), f"this example cannot be replayed: {problem}")
+            else:
+                out.error(Location(path), f"this example does not replay as its `expect:` says: {problem}")
     return len(results)
 
 
@@ -182,14 +247,15 @@ def cmd_validate(args) -> int:
             continue
         # Errors first, then warnings, each group in file order.
         for d in errors + warnings:
-            print(d.render(), file=sys.stderr)
+            _err(d.render())
         if status == EXIT_OK:
             ex = getattr(out, "examples_checked", 0)
-            print(f"{ref}: valid ({game.title})" + (f", {_count(ex, 'example record')} replayed as expected" if ex else "")
-                  + (f", {_count(len(warnings), 'warning')}" if warnings else ""))
+            _say(f"{ref}: valid ({game.title})"
+                 + (f", {_count(ex, 'example record')} replayed as expected" if ex else "")
+                 + (f", {_count(len(warnings), 'warning')}" if warnings else ""))
         elif several or len(out.diagnostics) > 1:
-            print(f"{ref}: {_count(len(errors), 'error')}" +
-                  (f", {_count(len(warnings), 'warning')}" if warnings else ""), file=sys.stderr)
+            _err(f"{ref}: {_count(len(errors), 'error')}" +
+                 (f", {_count(len(warnings), 'warning')}" if warnings else ""))
     if args.json:
         print(json.dumps(results if several else results[0], indent=2, ensure_ascii=False))
     return worst
@@ -220,7 +286,7 @@ def _run_options(p):
 
 
 def _usage(msg: str) -> int:
-    print(f"talon: {msg}", file=sys.stderr)
+    _err(f"talon: {msg}")
     return EXIT_USAGE
 
 
@@ -238,13 +304,48 @@ def _check_run(args, games) -> str | None:
         return "--max-deals must be at least 1"
     if args.workers < 1:
         return "--workers must be at least 1"
+    if args.workers > MAX_WORKERS:
+        return f"--workers must be at most {MAX_WORKERS} (more processes than that only slow the run down)"
     if args.scheduler and args.backend != "dask":
         return "--scheduler goes with --backend dask"
+    if args.backend == "dask":
+        import importlib.util
+        if importlib.util.find_spec("dask") is None or importlib.util.find_spec("distributed") is None:
+            return "the dask backend needs dask and distributed: pip install 'talon[dask]'"
+    seats = _seats(args, games[0])
     for g in games:
-        seats = args.seats or games[0].seat_counts[0]
         if seats not in g.seat_counts:
             return f"{g.name} is played by {' or '.join(map(str, g.seat_counts))} seats, not {seats}"
     return None
+
+
+MAX_WORKERS = 64
+
+
+def _seats(args, game) -> int:
+    """--seats as given (0 included, to be refused), else the spec's first seat count."""
+    return args.seats if args.seats is not None else game.seat_counts[0]
+
+
+def _spec_usage(*refs) -> int | None:
+    """Exit status 2 with one line when a spec named on the command line cannot be read
+    (`no spec named X`, with a did-you-mean), the same in every command; else None."""
+    for ref in refs:
+        problem = _unreadable(ref)
+        if problem:
+            msg, hint = problem
+            return _usage(msg + (f" ({hint})" if hint else ""))
+    return None
+
+
+def _plot_usage(args, protect=()) -> int | None:
+    """Check --plot before any deal is played: matplotlib is there, the file's extension
+    is a format it writes, and the path can be written."""
+    if not args.plot:
+        return None
+    from .simulate import plot_problem
+    problem = plot_problem(args.plot, protect)
+    return _usage(problem) if problem else None
 
 
 def _run_kwargs(args) -> dict:
@@ -255,65 +356,115 @@ def _run_kwargs(args) -> dict:
 
 
 def cmd_simulate(args) -> int:
-    from .records import dump_yaml
+    from .records import AtomicWriter, OutputError, dump_yaml, record_spec_ref, spec_files
     from .simulate import plot, render_stats, simulate
     from .spec import load
+    bad = _spec_usage(args.spec)
+    if bad:
+        return bad
     game = load(args.spec)
     problem = _check_run(args, [game])
     if problem:
         return _usage(problem)
-    seats = args.seats or game.seat_counts[0]
+    protect = spec_files(game)
+    bad = _plot_usage(args, protect)
+    if bad:
+        return bad
+    seats = _seats(args, game)
     hands = args.hands or 1000
-    sink, fh = None, None
+    sink, out = None, None
     if args.records:
-        try:
-            fh = open(args.records, "w", encoding="utf-8")
-        except OSError as e:
-            return _usage(f"cannot write {args.records}: {e.strerror}")
-        if args.records.endswith((".yaml", ".yml")):
-            sink = lambda rec: fh.write("---\n" + dump_yaml(rec))
-        else:
-            sink = lambda rec: fh.write(json.dumps(rec, separators=(",", ":")) + "\n")
+        # Written to a temporary file beside the target and renamed over it only when the
+        # run succeeds: a failed or interrupted run leaves the previous file as it was.
+        out = AtomicWriter(args.records, protect)
+        ref = record_spec_ref(args.spec, game, args.records)
+        if ref.startswith(".."):
+            _err(f"talon: note: the records name their spec `{ref}`, outside their folder; "
+                 f"replay them with --spec {args.spec}")
+        yaml_out = args.records.endswith((".yaml", ".yml"))
+
+        def sink(rec):
+            rec["spec"] = ref
+            out.write("---\n" + dump_yaml(rec) if yaml_out else json.dumps(rec, separators=(",", ":")) + "\n")
     try:
         stats = simulate(game, hands, args.seed, seats, sink, spec_ref=args.spec, **_run_kwargs(args))
-    finally:
-        if fh:
-            fh.close()
+        if out:
+            out.commit()
+    except OutputError as e:
+        out.abort()
+        return _usage(str(e))
+    except BaseException:
+        if out:
+            out.abort()
+        raise
     data = stats.to_json()
     data["seed"] = args.seed
     if args.plot:
-        plot(args.plot, [(data["spec"], data)])
+        plot(args.plot, [(data["spec"], data)], protect)
     if args.json:
         print(json.dumps(data, indent=2))
     else:
-        print(render_stats(data))
+        _say(render_stats(data))
         n = stats.deals
-        print(f"\n{n} deals in {stats.seconds:.2f}s ({n / max(stats.seconds, 1e-9):,.0f} deals/s"
-              f"{f', {args.workers} workers' if args.workers > 1 else ''})", file=sys.stderr)
+        _err(f"\n{n} deals in {stats.seconds:.2f}s ({n / max(stats.seconds, 1e-9):,.0f} deals/s"
+             f"{f', {args.workers} workers' if args.workers > 1 else ''})")
     return EXIT_OK
 
 
 def cmd_compare(args) -> int:
+    from .records import spec_files
     from .simulate import compare, compare_json, plot, render_compare
     from .spec import load
+    bad = _spec_usage(args.base, args.variant)
+    if bad:
+        return bad
     base, variant = load(args.base), load(args.variant)
-    problem = _check_run(args, [base, variant])
+    problem = _check_run(args, [base, variant]) or _deck_problem(base, variant, _seats(args, base))
     if problem:
         return _usage(problem)
-    seats = args.seats or base.seat_counts[0]
+    protect = spec_files(base) | spec_files(variant)
+    bad = _plot_usage(args, protect)
+    if bad:
+        return bad
+    seats = _seats(args, base)
     sa, sb, paired = compare(base, variant, args.hands or 1000, args.seed, seats, base_ref=args.base,
                              variant_ref=args.variant, **_run_kwargs(args))
     data = compare_json(sa, sb, paired)
     data["seed"] = data["base"]["seed"] = data["variant"]["seed"] = args.seed
     if args.plot:
         plot(args.plot, [(f"{data['base']['spec']} (base)", data["base"]),
-                         (f"{data['variant']['spec']} (variant)", data["variant"])])
+                         (f"{data['variant']['spec']} (variant)", data["variant"])], protect)
     if args.json:
         print(json.dumps(data, indent=2))
     else:
-        print(render_compare(data))
-        print(f"\n2 x {sa.deals} deals in {sa.seconds:.2f}s", file=sys.stderr)
+        _say(render_compare(data))
+        _err(f"\n2 x {sa.deals} deals in {sa.seconds:.2f}s")
     return EXIT_OK
+
+
+def _deck_problem(base, variant, seats: int) -> str | None:
+    """`compare` plays the same deals under both specs: they must deal the same deck the
+    same way (a few deals are dealt under both from the same draws to check)."""
+    from .simulate import deal_rng
+    a, b = list(base.card_names), list(variant.card_names)
+    why = ""
+    if a != b:
+        why = f"{len(a)} and {len(b)} cards" if len(a) != len(b) else "not the same cards"
+    else:
+        for i in range(4):
+            dealt = []
+            for g in (base, variant):
+                rng = deal_rng(1, i)
+                d = g.new_deal(seats, rng.randrange(seats))
+                d.deal_random(rng)
+                dealt.append((list(d.dealt), getattr(d, "talon_dealt", d.talon)))
+            if dealt[0] != dealt[1]:
+                why = "the same cards dealt differently"
+                break
+    if not why:
+        return None
+    return (f"{base.name} and {variant.name} deal different hands ({why}): compare plays the same deals "
+            f"under both specs, so they need the same deck, dealt the same way")
 
 
 from .report import table  # noqa: E402  (kept importable from here)
@@ -321,35 +472,47 @@ from .report import table  # noqa: E402  (kept importable from here)
 
 def cmd_replay_each(args) -> int:
     """`talon replay --each FILE`: replay every record of a many-record file (JSON Lines
-    are read a line at a time); report the records that do not replay."""
+    are read a line at a time); report the records that do not replay, each on its own
+    line, and go on with the others; a summary at the end."""
     from pathlib import Path
 
-    from .records import read_record_file, replay_record
-    from .spec import load, resolve
+    from .records import is_json_lines, iter_json_lines, read_record_file, record_spec, replay_record
+    from .spec import load
     path = args.record
-    base_dir = Path(path).parent
+    base_dir = str(Path(path).parent)
     games, failed = {}, []
     count = finished = 0
 
     def records():
-        try:
-            with open(path, encoding="utf-8-sig") as fh:
-                first = fh.read(1)
-                while first.isspace():
-                    first = fh.read(1)
-                if first == "{":
-                    fh.seek(0)
-                    for lineno, line in enumerate(fh, 1):
-                        if line.strip():
-                            try:
-                                yield lineno, json.loads(line)
-                            except json.JSONDecodeError as e:
-                                yield lineno, RecordError(f"{path}:{lineno}: not a JSON record: {e.msg}")
-                    return
-        except (OSError, UnicodeDecodeError):
-            pass                               # read_record_file says what is wrong
-        for k, rec in enumerate(read_record_file(path), 1):
+        if is_json_lines(path):
+            yield from iter_json_lines(path)
+            return
+        for rec in read_record_file(path):
             yield None, rec
+
+    def game_for(rec, where):
+        """The game a record is replayed against; a spec that does not load is reported
+        for each record naming it (and loaded once)."""
+        if args.spec:
+            ref = args.spec
+        elif isinstance(rec, dict) and rec.get("spec") is not None:
+            ref = record_spec(rec["spec"], base_dir, where)
+        else:
+            return None                     # replay_record says what is missing
+        if ref not in games:
+            try:
+                games[ref] = load(ref)
+            except SpecError as e:
+                first = e.diagnostics[0].render().splitlines()[0] if e.diagnostics else str(e)
+                more = len(e.diagnostics) - 1
+                games[ref] = RecordError(f"the spec `{ref}` does not load: {first}"
+                                         + (f" (and {more} more; see `talon validate {ref}`)" if more > 0 else ""))
+            except RecursionError:
+                games[ref] = RecordError(f"the spec `{ref}` is nested too deeply to load")
+        game = games[ref]
+        if isinstance(game, Exception):
+            raise RecordError(f"{where}: {game}")
+        return game
 
     try:
         for k, (lineno, rec) in enumerate(records(), 1):
@@ -360,68 +523,99 @@ def cmd_replay_each(args) -> int:
                     raise rec
                 if not isinstance(rec, dict):
                     raise RecordError(f"{where}: a hand record is a mapping with spec, seats, hands and actions")
-                ref = args.spec or rec.get("spec")
-                game = None
-                if ref is not None:
-                    ref = str(ref)
-                    if not resolve(ref).exists() and (base_dir / ref).exists():
-                        ref = str(base_dir / ref)
-                    game = games.get(ref)
-                    if game is None:
-                        game = games[ref] = load(ref)
-                rep = replay_record(rec, base_dir=str(base_dir), where=where, spec_override=args.spec, game=game)
+                game = game_for(rec, where)
+                rep = replay_record(rec, base_dir=base_dir, where=where, spec_override=args.spec, game=game)
                 finished += rep.complete
             except IllegalAction as e:
                 failed.append({"record": k, "line": lineno, "error": f"{where}: {e}", **e.to_json()})
-            except RecordError as e:
+            except TalonError as e:
                 failed.append({"record": k, "line": lineno, "error": str(e)})
-    except RecordError as e:
+            except RecursionError:
+                failed.append({"record": k, "line": lineno, "error": f"{where}: the record is nested too deeply"})
+            except Exception as e:          # a bug in Talon: reported for this record, the batch goes on
+                failed.append({"record": k, "line": lineno,
+                               "error": f"{where}: internal error while replaying ({type(e).__name__}: {e}); "
+                                        f"this is a bug in Talon"})
+    except RecordError as e:                # the file itself cannot be read
+        if count == 0:
+            if args.json:
+                print(json.dumps({"error": str(e), "records": 0, "complete": 0, "failed": []}, indent=2))
+            else:
+                _err(f"talon: {e}")
+            return EXIT_INVALID
         failed.append({"record": None, "line": None, "error": str(e)})
     if args.json:
         print(json.dumps({"records": count, "complete": finished, "failed": failed}, indent=2))
     else:
         for f in failed[:20]:
-            print(f["error"], file=sys.stderr)
+            _err(f["error"])
         if len(failed) > 20:
-            print(f"… and {len(failed) - 20} more", file=sys.stderr)
-        print(f"{path}: {count} records, {count - len(failed)} replay"
-              + (f", {len(failed)} do not" if failed else " (every action legal)"))
+            _err(f"… and {len(failed) - 20} more")
+        bad = sum(1 for f in failed if f["record"] is not None)
+        _say(f"{path}: {count} records, {count - bad} replay"
+             + (f", {bad} do not" if bad else " (every action legal)")
+             + ("; the file could not be read to the end" if bad != len(failed) else ""))
     return EXIT_INVALID if failed else EXIT_OK
 
 
 # ------------------------------------------------------------------ replay
+def _not_a_record(path: str) -> int | None:
+    if path.endswith(".talon"):
+        return _usage(f"{path} is a spec (the rules of a game), not a hand record: check it with "
+                      f"`talon validate {path}`, or play random deals with `talon simulate {path}`")
+    return None
+
+
 def cmd_replay(args) -> int:
+    bad = _not_a_record(args.record) or (_spec_usage(args.spec) if args.spec else None)
+    if bad:
+        return bad
     if getattr(args, "each", False):
         return cmd_replay_each(args)
-    from .records import replay_file
+    from pathlib import Path
+
+    from .records import check_expectations, read_record_file, replay_record
     try:
-        rep = replay_file(args.record, args.spec)
+        recs = read_record_file(args.record)
+        if len(recs) != 1:
+            raise RecordError(f"{args.record}: holds {len(recs)} records; replay one deal or one game at a time "
+                              "(one record a file)")
+        rec = recs[0]
+        if "spec" not in rec and {"suits", "ranks"} & set(map(str, rec)):
+            return _usage(f"{args.record} is a tables file (suits, ranks, values), not a hand record: a spec "
+                          f"names it on its `tables` line; check the spec with `talon validate`")
+        rep = replay_record(rec, base_dir=str(Path(args.record).parent), where=args.record,
+                            spec_override=args.spec)
     except IllegalAction as e:
         if args.json:
             print(json.dumps({"error": "illegal action", **e.to_json()}, indent=2))
         else:
-            print(f"{args.record}: {e}", file=sys.stderr)
+            _err(f"{args.record}: {e}")
         return EXIT_INVALID
     except RecordError as e:
         if args.json:
             print(json.dumps({"error": str(e)}, indent=2))
         else:
-            print(f"talon: {e}", file=sys.stderr)
+            _err(f"talon: {e}")
         return EXIT_INVALID
     data = rep.to_json()
-    from .records import check_expectations, read_record_file
-    problems = check_expectations(read_record_file(args.record)[0], data) if data["complete"] else []
+    problems = check_expectations(rec, data) if data["complete"] else []
+    unchecked = not data["complete"] and bool(rec.get("expect"))
     if problems:
         data["expectations_failed"] = problems
+    if unchecked:
+        data["expectations_unchecked"] = "the record is unfinished, so its `expect:` was not checked"
     if args.json:
         print(json.dumps(data, indent=2))
     else:
-        print(render_replay(rep, data))
+        _say(render_replay(rep, data))
         if problems:
-            print(f"{args.record}: the record's `expect` does not hold:", file=sys.stderr)
+            _err(f"{args.record}: the record's `expect` does not hold:")
             for p in problems:
-                print(f"  {p}", file=sys.stderr)
-    return EXIT_INVALID if problems else EXIT_OK
+                _err(f"  {p}")
+        if unchecked:
+            _err(f"{args.record}: the record is unfinished ({data['phase']}), so its `expect:` was not checked")
+    return EXIT_INVALID if problems or unchecked else EXIT_OK
 
 
 def render_replay(rep, d: dict) -> str:
@@ -450,14 +644,23 @@ def render_replay(rep, d: dict) -> str:
 def cmd_diff(args) -> int:
     from .spec.diff import diff, render
     from .spec import load
+    bad = _spec_usage(args.base, args.variant)
+    if bad:
+        return bad
     d = diff(load(args.base), load(args.variant))
-    print(json.dumps(d, indent=2) if args.json else render(d))
+    if args.json:
+        print(json.dumps(d, indent=2))
+    else:
+        _say(render(d))
     return EXIT_OK
 
 
 # ------------------------------------------------------------------ play
 def cmd_play(args) -> int:
     from .terminal import play_terminal
+    bad = _spec_usage(args.spec) if args.spec else None
+    if bad:
+        return bad
     return play_terminal(args)
 
 

@@ -2,51 +2,135 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+import stat
+import tempfile
 from pathlib import Path
 
 import yaml
 
 from .engine import AUCTION, DONE, Deal, Match
 from .errors import IllegalAction, RecordError, TalonError
-from .spec import load, resolve
+from .spec import load
 
-MAX_RECORD_BYTES = 5_000_000
+MAX_RECORD_BYTES = 5_000_000               # one record (one line of a JSON Lines file)
+MAX_RECORD_FILE = MAX_RECORD_BYTES * 20      # a whole record file read at once
+MAX_RECORD_DEPTH = 32                        # records nest 5 levels; anything deeper is refused
+MAX_NUMBER_DIGITS = 15                       # longer numbers in records and actions are refused
+
+
+# ------------------------------------------------------------------ text shown to a person
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text) -> str:
+    """Text safe to print on a terminal: control characters (escape sequences, carriage
+    returns, bidirectional overrides) are shown as `\\x1b`-style escapes; newlines and
+    tabs are kept."""
+    text = str(text)
+    return _CONTROL.sub(lambda m: (f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100
+                                   else f"\\u{ord(m.group()):04x}"), text)
+
+
+def _show(v, most: int = 40) -> str:
+    """A value from a record, short and printable, for a message."""
+    if isinstance(v, bool):
+        text = "true" if v else "false"
+    elif v is None:
+        text = "nothing"
+    elif isinstance(v, int) and abs(v) >= 10 ** MAX_NUMBER_DIGITS:
+        text = "a number of more than 15 digits"
+    elif isinstance(v, (list, dict)):
+        text = "a list" if isinstance(v, list) else "a mapping"
+    else:
+        text = str(v)
+    text = printable(text)
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
+def number_problem(word: str) -> str | None:
+    """Why a word written as a number cannot be one (digits other than 0-9, too many
+    digits), or None."""
+    if not word.isdigit():
+        return None
+    if not word.isascii():
+        return f"`{_show(word)}` is not a number: write numbers with the digits 0 to 9"
+    if len(word) > MAX_NUMBER_DIGITS:
+        return f"`{word[:8]}…` ({len(word)} digits) is too large a number"
+    return None
+
+
+def _plain_number(word: str) -> bool:
+    return word.isascii() and word.isdigit() and len(word) <= MAX_NUMBER_DIGITS
 
 
 # ------------------------------------------------------------------ reading
-def read_record_file(path: str) -> list:
-    """A record file -> a list of record dicts (YAML, JSON, JSON Lines, or several
-    YAML documents)."""
-    p = Path(path)
+def _check_record_path(path: str) -> os.stat_result:
+    """Refuse what is not a regular record file (a folder, a device, a FIFO or a socket,
+    or a symlink to one) or is too large, without opening it; return its status."""
     try:
-        if p.is_dir():
-            raise RecordError(f"{path}: is a folder, not a hand record")
-        data = p.read_bytes()
+        st = os.stat(path)
     except FileNotFoundError:
         raise RecordError(f"{path}: no such hand record")
     except OSError as e:
-        raise RecordError(f"{path}: cannot read: {e.strerror}")
-    if len(data) > MAX_RECORD_BYTES * 20:
-        raise RecordError(f"{path}: the record file is too large")
+        raise RecordError(f"{path}: cannot read: {e.strerror or e}")
+    if stat.S_ISDIR(st.st_mode):
+        raise RecordError(f"{path}: is a folder, not a hand record")
+    if not stat.S_ISREG(st.st_mode):
+        raise RecordError(f"{path}: not a regular file (a device, FIFO or socket), so not a hand record")
+    return st
+
+
+def _open_record(path: str):
+    """A binary file object for a record file that is a regular file, opened without
+    blocking (a FIFO swapped in after the check is refused, never waited on)."""
+    _check_record_path(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as e:
+        raise RecordError(f"{path}: cannot read: {e.strerror or e}")
+    fh = os.fdopen(fd, "rb")
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        fh.close()
+        raise RecordError(f"{path}: not a regular file (a device, FIFO or socket), so not a hand record")
+    return fh
+
+
+def read_record_file(path: str) -> list:
+    """A record file -> a list of record dicts (YAML, JSON, JSON Lines, or several
+    YAML documents). The file's size is checked before it is read; folders, devices,
+    FIFOs and sockets are refused; any malformed content is a RecordError."""
+    st = _check_record_path(path)
+    if st.st_size > MAX_RECORD_FILE:
+        raise RecordError(f"{path}: the record file is too large (more than {MAX_RECORD_FILE // 1_000_000} MB)")
+    try:
+        with _open_record(path) as fh:
+            data = fh.read(MAX_RECORD_FILE + 1)
+    except OSError as e:
+        raise RecordError(f"{path}: cannot read: {e.strerror or e}")
+    if len(data) > MAX_RECORD_FILE:
+        raise RecordError(f"{path}: the record file is too large (more than {MAX_RECORD_FILE // 1_000_000} MB)")
     try:
         text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise RecordError(f"{path}: not UTF-8 text")
+    except UnicodeDecodeError as e:
+        line = data[:e.start].count(b"\n") + 1
+        raise RecordError(f"{path}:{line}: not UTF-8 text")
     if not text.strip():
         raise RecordError(f"{path}: the record file is empty")
-    if "*" in text or "&" in text:
-        for ev in _events(text):
-            if isinstance(ev, yaml.AliasEvent):
-                raise RecordError(f"{path}:{ev.start_mark.line + 1}: YAML aliases are not allowed in records")
-    lines = [ln for ln in text.splitlines() if ln.strip()]
-    try:
-        if len(lines) > 1 and all(ln.lstrip().startswith("{") for ln in lines):
-            return [json.loads(ln) for ln in lines]
-        docs = [d for d in yaml.safe_load_all(text) if d is not None]
-    except (yaml.YAMLError, json.JSONDecodeError) as e:
-        mark = getattr(e, "problem_mark", None)
-        where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
-        raise RecordError(f"{path}{where}: the record is malformed: {getattr(e, 'problem', None) or e}")
+    lines = text.splitlines()
+    filled = [ln for ln in lines if ln.strip()]
+    if len(filled) > 1 and all(ln.lstrip().startswith("{") for ln in filled):
+        docs = [parse_json_record(ln, f"{path}:{k}") for k, ln in enumerate(lines, 1) if ln.strip()]
+    else:
+        docs = None
+        if text.lstrip().startswith(("{", "[")):
+            try:
+                docs = [parse_json_record(text, path, or_yaml=True)]
+            except _NotJSON:
+                pass                        # YAML written in flow style
+        if docs is None:
+            docs = _yaml_records(text, path)
     out = []
     for d in docs:
         if isinstance(d, list):
@@ -59,11 +143,148 @@ def read_record_file(path: str) -> list:
     return out
 
 
-def _events(text):
+class _NotJSON(Exception):
+    pass
+
+
+class _Twice(Exception):
+    pass
+
+
+def _no_duplicates(pairs):
+    d = {}
+    for k, v in pairs:
+        if k in d:
+            raise _Twice(k)
+        d[k] = v
+    return d
+
+
+def parse_json_record(text: str, where: str, or_yaml: bool = False):
+    """One JSON value (a record, or a list of records) -> plain data; RecordError at
+    `where` when it is malformed, nested too deeply, repeats a key or holds a number
+    too long to read."""
     try:
-        yield from yaml.parse(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
-        return
+        data = json.loads(text, object_pairs_hook=_no_duplicates)
+    except json.JSONDecodeError as e:
+        if or_yaml:
+            raise _NotJSON()
+        raise RecordError(f"{where}: not a JSON record: {e.msg}")
+    except _Twice as e:
+        raise RecordError(f"{where}: `{_show(e.args[0])}` is given twice in one mapping")
+    except RecursionError:
+        raise RecordError(f"{where}: the record is nested too deeply (more than {MAX_RECORD_DEPTH} levels)")
+    except ValueError:
+        raise RecordError(f"{where}: the record holds a number too long to read")
+    _check_depth(data, where)
+    return data
+
+
+def _check_depth(data, where: str):
+    """Refuse data nested deeper than MAX_RECORD_DEPTH (checked without recursion)."""
+    stack = [(data, 1)]
+    while stack:
+        v, depth = stack.pop()
+        if isinstance(v, (list, dict)):
+            if depth > MAX_RECORD_DEPTH:
+                raise RecordError(f"{where}: the record is nested too deeply (more than {MAX_RECORD_DEPTH} levels)")
+            stack.extend((x, depth + 1) for x in (v.values() if isinstance(v, dict) else v))
+
+
+def _mark(path: str, mark) -> str:
+    return f"{path}:{mark.line + 1}:{mark.column + 1}"
+
+
+def _yaml_records(text: str, path: str) -> list:
+    """The YAML documents of a record file as plain data. The events are screened first
+    (no aliases, bounded depth), so composing cannot explode or recurse without bound;
+    a key given twice in one mapping is refused at its line and column."""
+    try:
+        depth = 0
+        for ev in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(ev, yaml.AliasEvent):
+                raise RecordError(f"{_mark(path, ev.start_mark)}: YAML aliases (`*name`) are not allowed in records")
+            if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_RECORD_DEPTH:
+                    raise RecordError(f"{_mark(path, ev.start_mark)}: the record is nested too deeply "
+                                      f"(more than {MAX_RECORD_DEPTH} levels)")
+            elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+        loader = yaml.SafeLoader("")
+        docs = []
+        for node in yaml.compose_all(text, Loader=yaml.SafeLoader):
+            if node is not None:
+                d = _build(node, path, loader)
+                if d is not None:
+                    docs.append(d)
+        return docs
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = _mark(path, mark) if mark else path
+        raise RecordError(f"{where}: the record is malformed: {printable(getattr(e, 'problem', None) or e)}")
+    except RecursionError:
+        raise RecordError(f"{path}: the record is nested too deeply (more than {MAX_RECORD_DEPTH} levels)")
+
+
+def _build(node, path: str, loader):
+    if isinstance(node, yaml.MappingNode):
+        d, first = {}, {}
+        for k, v in node.value:
+            key = _build(k, path, loader)
+            try:
+                hash(key)
+            except TypeError:
+                raise RecordError(f"{_mark(path, k.start_mark)}: a key of a record is a word, not a list or mapping")
+            if key in d:
+                raise RecordError(f"{_mark(path, k.start_mark)}: `{_show(key)}` is given twice "
+                                  f"(the first is at line {first[key]})")
+            first[key] = k.start_mark.line + 1
+            d[key] = _build(v, path, loader)
+        return d
+    if isinstance(node, yaml.SequenceNode):
+        return [_build(x, path, loader) for x in node.value]
+    try:
+        return loader.construct_object(node, deep=True)
+    except (ValueError, OverflowError):       # e.g. an integer of thousands of digits
+        raise RecordError(f"{_mark(path, node.start_mark)}: the record holds a number too long to read")
+
+
+def iter_json_lines(path: str):
+    """The records of a JSON Lines file, one line at a time (memory stays flat however
+    long the file): yields (line number, record or RecordError). A line longer than
+    MAX_RECORD_BYTES is reported, not read whole."""
+    with _open_record(path) as fh:
+        lineno = 0
+        while True:
+            raw = fh.readline(MAX_RECORD_BYTES + 1)
+            if not raw:
+                return
+            lineno += 1
+            if len(raw) > MAX_RECORD_BYTES and not raw.endswith(b"\n"):
+                while raw and not raw.endswith(b"\n"):     # skip the rest of the line
+                    raw = fh.readline(1 << 20)
+                yield lineno, RecordError(f"{path}:{lineno}: the record is too large "
+                                          f"(more than {MAX_RECORD_BYTES // 1_000_000} MB on one line)")
+                continue
+            try:
+                line = raw.decode("utf-8-sig" if lineno == 1 else "utf-8")
+            except UnicodeDecodeError:
+                yield lineno, RecordError(f"{path}:{lineno}: not UTF-8 text")
+                continue
+            if not line.strip():
+                continue
+            try:
+                yield lineno, parse_json_record(line, f"{path}:{lineno}")
+            except RecordError as e:
+                yield lineno, e
+
+
+def is_json_lines(path: str) -> bool:
+    """Whether a record file starts with `{` (JSON Lines, as `simulate --records` writes)."""
+    with _open_record(path) as fh:
+        head = fh.read(4096).decode("utf-8-sig", "replace").lstrip()
+    return head.startswith("{")
 
 
 def _need(rec: dict, key: str, where: str, kind=None):
@@ -116,18 +337,100 @@ def replay_file(path: str, spec_override: str | None = None) -> Replay:
     return replay_record(recs[0], base_dir=str(Path(path).parent), where=path, spec_override=spec_override)
 
 
-def replay_record(rec: dict, base_dir: str = ".", where: str = "record", spec_override=None,
-                  game=None) -> Replay:
-    if game is None:
-        ref = spec_override or _need(rec, "spec", where)
-        ref = str(ref)
-        if not resolve(ref).exists() and (Path(base_dir) / ref).exists():
-            ref = str(Path(base_dir) / ref)
-        game = load(ref)
+_SEAT_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,31}")
+MAX_SCORE = 10 ** MAX_NUMBER_DIGITS
+
+
+def _bundled_file(path: Path) -> bool:
+    """Whether `path` is one of the bundled spec files."""
+    from .resources import specs_dir
+    try:
+        real = Path(os.path.realpath(path))
+        return real.suffix == ".talon" and real.parent == Path(os.path.realpath(specs_dir())) and real.is_file()
+    except OSError:
+        return False
+
+
+def record_spec(ref, base_dir: str, where: str) -> str:
+    """The spec a record names, as `load` takes it: a bundled spec's name, or a file in
+    the record's folder (or below it). Never the working folder: the same record gives the
+    same result wherever it is replayed from. A path that leaves the record's folder
+    (absolute, `..`, or a symlink out of it) is refused unless it names a bundled spec."""
+    from .spec import bundled_names
+    if isinstance(ref, bool) or not isinstance(ref, (str, int)) or not str(ref).strip():
+        raise RecordError(f"{where}: `spec` should name a spec: a bundled spec's name, or a .talon file "
+                          f"beside the record")
+    ref = str(ref)
+    plain = "/" not in ref and os.sep not in ref and not ref.endswith(".talon")
+    if plain and ref in bundled_names():
+        return ref
+    if _CONTROL.search(ref) or len(ref) > 1000:
+        raise RecordError(f"{where}: the record's spec `{_show(ref, 60)}` is not a name or a path")
+    try:
+        return _record_spec_file(ref, plain, base_dir, where)
+    except RecordError:
+        raise
+    except (OSError, ValueError) as e:          # a name too long, a NUL byte…
+        raise RecordError(f"{where}: the record's spec `{_show(ref, 60)}` cannot be used: "
+                          f"{getattr(e, 'strerror', None) or 'not a path'}")
+
+
+def _record_spec_file(ref: str, plain: bool, base_dir: str, where: str) -> str:
+    from .errors import did_you_mean
+    from .spec import bundled_names
+    base = Path(base_dir)
+    cand = Path(ref) if Path(ref).is_absolute() else base / ref
+    if _bundled_file(cand):
+        return str(Path(os.path.realpath(cand)))
+    real, home = os.path.realpath(cand), os.path.realpath(base)
+    inside = real == home or real.startswith(home.rstrip(os.sep) + os.sep)
+    if Path(ref).is_absolute() or ".." in Path(ref).parts or not inside:
+        raise RecordError(f"{where}: the record's spec `{_show(ref, 60)}` is outside the record's folder: a record "
+                          f"names a bundled spec or a file beside it (to replay it against a spec of your "
+                          f"choice, use --spec)")
+    if not cand.exists():
+        if plain:
+            hint = did_you_mean(ref, bundled_names())
+            raise RecordError(f"{where}: no spec named `{_show(ref, 60)}`: neither a bundled spec nor a file in "
+                              f"the record's folder" + (f"; {hint}" if hint else ""))
+        raise RecordError(f"{where}: no spec file `{_show(ref, 60)}` in the record's folder "
+                          f"({_show(base_dir or '.', 60)}); a record's spec is found beside it, or by a bundled "
+                          f"name (or give one with --spec)")
+    text = str(cand)
+    return text if ("/" in text or os.sep in text or text.endswith(".talon")) else f".{os.sep}{text}"
+
+
+def _seat_names(rec: dict, where: str) -> list:
     seats = _need(rec, "seats", where, list)
-    seats = [str(s) for s in seats]
+    for s in seats:
+        if not isinstance(s, str) or not _SEAT_NAME.fullmatch(s):
+            raise RecordError(f"{where}: `{_show(s)}` is not a seat name: `seats` lists names such as A, B, C "
+                              f"(a letter, then letters, digits, `_` or `-`)")
     if len(set(seats)) != len(seats):
         raise RecordError(f"{where}: a seat name appears twice in `seats`")
+    return list(seats)
+
+
+def _whole(v, what: str, where: str, lo: int = -MAX_SCORE, hi: int = MAX_SCORE) -> int:
+    """A whole number of a record (not true/false, not 1.5, not .inf), within bounds."""
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise RecordError(f"{where}: {what} should be a whole number, not {_show(v)}")
+    if not lo <= v <= hi:
+        raise RecordError(f"{where}: {what} should be a whole number from {lo} to {hi}, not {_show(v)}")
+    return v
+
+
+def replay_record(rec: dict, base_dir: str = ".", where: str = "record", spec_override=None,
+                  game=None) -> Replay:
+    if not isinstance(rec, dict):
+        raise RecordError(f"{where}: a hand record is a mapping with spec, seats, hands and actions")
+    if game is None:
+        if spec_override:
+            ref = str(spec_override)                    # given on the command line: as typed
+        else:
+            ref = record_spec(_need(rec, "spec", where), base_dir, where)
+        game = load(ref)
+    seats = _seat_names(rec, where)
     if len(seats) not in game.seat_counts:
         raise RecordError(f"{where}: {game.name} is played by "
                           f"{' or '.join(map(str, game.seat_counts))} seats, not {len(seats)}")
@@ -138,28 +441,25 @@ def replay_record(rec: dict, base_dir: str = ".", where: str = "record", spec_ov
         if not isinstance(scores, dict) or set(map(str, scores)) != set(seats):
             raise RecordError(f"{where}: `scores` should give a score for each seat: {', '.join(seats)}")
         by_name = {str(k): v for k, v in scores.items()}
-        try:
-            start = [int(by_name[n]) for n in seats]
-        except (TypeError, ValueError):
-            raise RecordError(f"{where}: scores are whole numbers")
+        start = [_whole(by_name[n], f"the score of {n}", where) for n in seats]
     deal_recs = rec["deals"] if "deals" in rec else [rec]
     if not isinstance(deal_recs, list) or not deal_recs:
         raise RecordError(f"{where}: `deals` should be a list of deals")
+    for k, dr in enumerate(deal_recs):
+        if not isinstance(dr, dict):
+            raise RecordError(f"{where}, deal {k + 1}: a deal is a mapping with dealer, hands and actions, "
+                              f"not {_show(dr)}")
     first_dealer = _seat(_need(deal_recs[0], "dealer", f"{where}, deal 1"), names, f"{where}, deal 1")
     match = Match(game, len(seats), first_dealer, start)
     if "deal_number" in rec:
-        dn = rec["deal_number"]
-        if isinstance(dn, bool) or not isinstance(dn, int) or not 1 <= dn <= 100000:
-            raise RecordError(f"{where}: `deal_number` should be a whole number from 1, not {str(dn)[:20]}")
-        match.deals_played = dn - 1
+        match.deals_played = _whole(rec["deal_number"], "`deal_number`", where, 1, 10 ** 9) - 1
+    _check_start(game, match, seats, where)
     deals, per_deal = [], []
     complete = True
     for k, dr in enumerate(deal_recs):
         w = f"{where}, deal {k + 1}" if "deals" in rec else where
         if match.game_over:
             raise RecordError(f"{w}: the game already ended after deal {k}")
-        if not isinstance(dr, dict):
-            raise RecordError(f"{w}: a deal is a mapping with dealer, hands and actions")
         dealer = _seat(_need(dr, "dealer", w), names, w)
         if dealer != match.dealer:
             raise RecordError(f"{w}: the dealer should be {seats[match.dealer]} "
@@ -187,10 +487,31 @@ def replay_record(rec: dict, base_dir: str = ".", where: str = "record", spec_ov
     return Replay(game, seats, match, deals, complete, per_deal)
 
 
+def _check_start(game, match, seats, where):
+    """A record starts where a game can be: partners level, the game not already over."""
+    from .engine.env import EMPTY
+    if game.partners:
+        probe = game.new_deal(len(seats), match.dealer, match.scores)
+        for side in probe.sides:
+            if len({match.scores[s] for s in side}) > 1:
+                raise RecordError(f"{where}: partners share one score, but "
+                                  + " and ".join(f"{seats[s]} has {match.scores[s]}" for s in side))
+    if game.game_end is not None and (match.deals_played or match.scores != [game.start_score] * len(seats)):
+        probe = game.new_deal(len(seats), match.dealer, match.scores, max(match.deals_played, 0))
+        try:
+            over = bool(game.game_end(probe, EMPTY))
+        except Exception:
+            over = False
+        if over:
+            raise RecordError(f"{where}: the game is already over before this record's first deal "
+                              f"(scores {', '.join(f'{n} {v}' for n, v in zip(seats, match.scores))}"
+                              + (f", {match.deals_played} deals played" if match.deals_played else "") + ")")
+
+
 def _seat(v, names, where):
-    v = str(v)
-    if v not in names:
-        raise RecordError(f"{where}: `{v}` is not one of the seats ({', '.join(names)})")
+    v = v if isinstance(v, str) else str(v) if isinstance(v, int) and not isinstance(v, bool) else None
+    if v is None or v not in names:
+        raise RecordError(f"{where}: `{_show(v)}` is not one of the seats ({', '.join(names)})")
     return names[v]
 
 
@@ -204,6 +525,8 @@ def _deal_cards(deal: Deal, dr: dict, names: dict, where: str):
             if not isinstance(cards, list):
                 raise RecordError(f"{where}: the hand of {n} should be a list of cards")
             hs[s] = [g.parse_card(str(c)) for c in cards]
+        if not isinstance(dr.get("talon") or [], list):
+            raise RecordError(f"{where}: `talon` should be a list of cards")
         talon = [g.parse_card(str(c)) for c in (dr.get("talon") or [])]
         exposed = g.parse_card(str(dr["exposed"])) if dr.get("exposed") is not None else -1
         stock = dr.get("stock") or []
@@ -223,7 +546,7 @@ def apply_actions(deal: Deal, actions: list, names: dict, seats: list, start_ind
     g = deal.game
     for i, text in enumerate(actions, start=start_index + 1):
         if not isinstance(text, str):
-            raise IllegalAction(i, str(text), "an action is a string such as `A bid 80`", [])
+            raise IllegalAction(i, _show(text), "an action is a string such as `A bid 80`", [])
         words = text.split()
         if not words or words[0] not in names:
             raise IllegalAction(i, text, f"an action starts with a seat ({', '.join(seats)})",
@@ -231,6 +554,9 @@ def apply_actions(deal: Deal, actions: list, names: dict, seats: list, start_ind
         seat = names[words[0]]
         if deal.is_terminal():
             raise IllegalAction(i, text, "the deal is already over", [])
+        bad = next((p for p in map(number_problem, words[1:]) if p), None)
+        if bad:
+            raise IllegalAction(i, text, bad, _legal_strings(deal, seats))
         try:
             a = deal.parse_action(words[1:], names)
         except ValueError as e:
@@ -256,7 +582,7 @@ def compress_numbers(actions: list) -> list:
     out, runs = [], {}
     for text in actions:
         words = text.split()
-        idx = next((i for i, w in enumerate(words) if w.isdigit()), None)
+        idx = next((i for i, w in enumerate(words) if _plain_number(w)), None)
         if idx is None:
             out.append(text)
             continue
@@ -411,6 +737,147 @@ def deal_summary(deal: Deal, seats: list, before: dict) -> dict:
 
 
 # ------------------------------------------------------------------ writing
+class OutputError(TalonError):
+    """A file Talon was asked to write cannot be written (a usage or I/O error)."""
+
+
+def spec_files(game) -> set:
+    """The files a loaded spec was read from (itself and the specs it extends), which an
+    output file must never replace."""
+    paths = {getattr(game, "path", None)}
+    for it in getattr(game, "rules", {}).values():
+        paths.add(getattr(getattr(it, "loc", None), "path", None))
+    return {p for p in paths if p}
+
+
+def output_problem(path: str, protect=()) -> str | None:
+    """Why `path` cannot be written as an output file, or None: an existing path must be
+    a regular file (not a folder, device, FIFO or socket, nor a symlink to one) and not
+    one of the `protect` files; its folder must exist."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        st = None
+    except OSError as e:
+        return f"cannot write {path}: {e.strerror or e}"
+    if st is not None:
+        if stat.S_ISDIR(st.st_mode):
+            return f"cannot write {path}: it is a folder"
+        if not stat.S_ISREG(st.st_mode):
+            return f"cannot write {path}: it is not a regular file (a device, FIFO or socket)"
+        for p in protect:
+            try:
+                if os.path.samefile(path, p):
+                    return f"cannot write {path}: it is the spec being run"
+            except OSError:
+                pass
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        return f"cannot write {path}: no such folder"
+    return None
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+class AtomicWriter:
+    """An output file written whole or not at all: the text goes to a temporary file
+    created exclusively (``mkstemp``: a fresh name, ``O_EXCL``, never through a symlink)
+    in the target's folder, which `commit` renames over the target; `abort` (or leaving
+    a ``with`` block by an exception, Ctrl-C included) removes it and leaves whatever was
+    at the target untouched. Write errors are OutputError."""
+
+    def __init__(self, path: str, protect=(), binary: bool = False, sync: bool = True):
+        problem = output_problem(path, protect)
+        if problem:
+            raise OutputError(problem)
+        self.path, self.protect, self.sync = path, tuple(protect), sync
+        folder = os.path.dirname(os.path.abspath(path))
+        try:
+            fd, self.tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
+        except OSError as e:
+            raise OutputError(f"cannot write {path}: {e.strerror or e}")
+        try:
+            try:
+                mode = stat.S_IMODE(os.stat(path).st_mode)
+            except OSError:
+                mode = 0o666 & ~_umask()
+            os.fchmod(fd, mode)
+            self.fh = os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8")
+        except BaseException:
+            os.close(fd)
+            self._remove()
+            raise
+
+    def write(self, data):
+        try:
+            self.fh.write(data)
+        except OSError as e:
+            raise OutputError(f"cannot write {self.path}: {e.strerror or e}") from None
+
+    def commit(self):
+        try:
+            self.fh.flush()
+            if self.sync:
+                os.fsync(self.fh.fileno())
+            self.fh.close()
+            problem = output_problem(self.path, self.protect)    # changed while we wrote?
+            if problem:
+                raise OutputError(problem)
+            os.replace(self.tmp, self.path)
+        except OSError as e:
+            self.abort()
+            raise OutputError(f"cannot write {self.path}: {e.strerror or e}") from None
+        except BaseException:
+            self.abort()
+            raise
+
+    def abort(self):
+        try:
+            self.fh.close()
+        except (OSError, AttributeError):
+            pass
+        self._remove()
+
+    def _remove(self):
+        try:
+            os.unlink(self.tmp)
+        except OSError:
+            pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, value, tb):
+        if kind is None:
+            self.commit()
+        else:
+            self.abort()
+        return False
+
+
+def write_atomic(path: str, data, protect=(), sync: bool = True):
+    """Write `data` (text or bytes) to `path` whole or not at all (see AtomicWriter);
+    `sync=False` skips the fsync (for a file rewritten after every action)."""
+    with AtomicWriter(path, protect, binary=isinstance(data, bytes), sync=sync) as w:
+        w.write(data)
+
+
+def record_spec_ref(ref: str, game, record_path: str) -> str:
+    """How a record written to `record_path` names its spec, so that replay finds it from
+    any working folder: a bundled spec by its name, any other file by its path relative to
+    the record's folder."""
+    path = getattr(game, "path", None)
+    if not path:
+        return ref
+    if _bundled_file(Path(path)):
+        return Path(os.path.realpath(path)).stem
+    return os.path.relpath(os.path.abspath(path), os.path.dirname(os.path.abspath(record_path)))
+
+
 def deal_record(deal: Deal, seats: list, spec: str | None = None, scores: bool = True) -> dict:
     g = deal.game
     rec = {}

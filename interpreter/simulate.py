@@ -20,10 +20,11 @@ interval that the deal-to-deal luck does not widen.
 from __future__ import annotations
 
 import math
+import os
 import random
 import sys
 import time
-from collections import Counter, deque
+from collections import Counter, OrderedDict, deque
 from fractions import Fraction
 
 from .agents import RandomAgent, play_deal
@@ -38,7 +39,10 @@ BAND = 10                    # numeric bids are grouped in bands of this width
 
 # ------------------------------------------------------------------ seeds
 def deal_rng(seed: int, i: int) -> random.Random:
-    """The generator of independent deal ``i`` of a run."""
+    """The generator of independent deal ``i`` of a run. (`random.Random` seeds by the
+    absolute value of an integer, so a negative seed gets a generator of its own.)"""
+    if seed < 0:
+        return random.Random(f"talon deal {seed} {i}")
     return random.Random((seed << 32) ^ i)
 
 
@@ -419,14 +423,23 @@ class Paired:
 
 
 # ------------------------------------------------------------------ the work
-_GAMES: dict = {}
+_GAMES: "OrderedDict" = OrderedDict()   # the games loaded in this process, most recent last
+MAX_GAMES = 32                          # kept at most (the least recently used goes first)
+
+
+def _remember(ref: str, game):
+    _GAMES[ref] = game
+    _GAMES.move_to_end(ref)
+    while len(_GAMES) > MAX_GAMES:
+        _GAMES.popitem(last=False)
 
 
 def _game(ref: str):
     g = _GAMES.get(ref)
     if g is None:
         from .spec import load
-        g = _GAMES[ref] = load(ref)
+        g = load(ref)
+    _remember(ref, g)
     return g
 
 
@@ -509,7 +522,10 @@ def run_chunk(refs, seats: int, seed: int, start: int, stop: int, games: bool = 
 
 # ------------------------------------------------------------------ running chunks
 def _chunks(total: int, size: int):
-    return [(a, min(total, a + size)) for a in range(0, total, size)]
+    """The (start, stop) of each chunk, made as they are needed: memory stays flat
+    however many deals are asked for."""
+    for a in range(0, total, size):
+        yield a, min(total, a + size)
 
 
 def _run(refs, seats, seed, total, games, records_ref, max_deals, workers, backend, scheduler,
@@ -517,7 +533,7 @@ def _run(refs, seats, seed, total, games, records_ref, max_deals, workers, backe
     """Run the chunks, in order, on the chosen backend; yield each chunk's result."""
     most = (250 if records_ref is not None else 1000) if not games else 20    # records wait in memory
     size = chunk or max(1, min(most, total // (8 * max(1, workers)) or 1))
-    tasks = [(refs, seats, seed, a, b, games, records_ref, max_deals) for a, b in _chunks(total, size)]
+    tasks = ((refs, seats, seed, a, b, games, records_ref, max_deals) for a, b in _chunks(total, size))
     prog = Progress(total, progress)
     if backend == "dask":
         from .errors import TalonError
@@ -536,8 +552,8 @@ def _run(refs, seats, seed, total, games, records_ref, max_deals, workers, backe
         try:
             window = 2 * max(1, sum(client.nthreads().values()))
             submit = lambda t: _Future(client.submit(run_chunk, *t, pure=False))
-            for k, res in enumerate(_window(submit, tasks, window)):
-                prog.update(tasks[k][4])
+            for t, res in _window(submit, tasks, window):
+                prog.update(t[4])
                 yield res
         finally:
             if isinstance(scheduler, str) or scheduler is None:
@@ -556,17 +572,24 @@ def _run(refs, seats, seed, total, games, records_ref, max_deals, workers, backe
     import multiprocessing
     for r in refs:
         _game(r)                 # loaded once here; forked workers inherit it
-    pool = multiprocessing.get_context().Pool(workers)
+    # Workers ignore Ctrl-C: the main process alone stops the run and terminates them (a
+    # worker interrupted while holding the task queue's lock could hang the termination).
+    pool = multiprocessing.get_context().Pool(workers, initializer=_ignore_interrupts)
     try:
         submit = lambda t: pool.apply_async(run_chunk, t)
-        for k, res in enumerate(_window(submit, tasks, 4 * workers)):
-            prog.update(tasks[k][4])
+        for t, res in _window(submit, tasks, 4 * workers):
+            prog.update(t[4])
             yield res
         pool.close()
     finally:
         pool.terminate()
         pool.join()
         prog.close()
+
+
+def _ignore_interrupts():
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class _Future:
@@ -578,14 +601,17 @@ class _Future:
 
 
 def _window(submit, tasks, window: int):
-    """Submit tasks with at most `window` outstanding; yield results in task order."""
+    """Submit tasks (an iterable, consumed as it goes) with at most `window` outstanding;
+    yield (task, result) in task order."""
     pending = deque()
     for t in tasks:
-        pending.append(submit(t))
+        pending.append((t, submit(t)))
         if len(pending) >= window:
-            yield pending.popleft().get()
+            t0, f = pending.popleft()
+            yield t0, f.get()
     while pending:
-        yield pending.popleft().get()
+        t0, f = pending.popleft()
+        yield t0, f.get()
 
 
 def simulate(game, hands: int, seed: int, seats: int, records=None, progress=None, spec_ref=None,
@@ -596,7 +622,7 @@ def simulate(game, hands: int, seed: int, seats: int, records=None, progress=Non
     or a game record with `games`) in order. `spec_ref` is how records name the spec
     and how workers load it (default: the game's path)."""
     key = _key(spec_ref or game.path or game.name)
-    _GAMES[key] = game
+    _remember(key, game)
     total = games if games else hands
     stats = _new_stats(game, seats)
     t0 = time.time()
@@ -619,7 +645,7 @@ def compare(base, variant, hands: int, seed: int, seats: int, progress=None, bas
     keys = []
     for g, r in ((base, base_ref), (variant, variant_ref)):
         k = _key(r or g.path or g.name)
-        _GAMES[k] = g
+        _remember(k, g)
         keys.append(k)
     total = games if games else hands
     sa, sb = _new_stats(base, seats), _new_stats(variant, seats)
@@ -835,17 +861,45 @@ def render_compare(d: dict) -> str:
 
 
 # ------------------------------------------------------------------ plots
-def plot(path: str, runs: list):
-    """Draw the main distributions of one run, or of two runs side by side
-    (`runs`: [(label, summary dict)]): score change by role, contract success by bid
-    level, and match length (games) or score change by seat position (deals)."""
+def _plot_formats() -> dict | None:
+    """The file formats matplotlib writes ({extension: description}), or None without
+    matplotlib."""
     try:
         import matplotlib
         matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        from matplotlib.backend_bases import FigureCanvasBase
     except ImportError:
-        from .errors import TalonError
-        raise TalonError("--plot needs matplotlib: pip install 'talon[plot]'")
+        return None
+    return FigureCanvasBase.get_supported_filetypes()
+
+
+def plot_problem(path: str, protect=()) -> str | None:
+    """Why `--plot PATH` cannot be drawn, checked before any deal is played: matplotlib
+    is missing, the extension is not a format it writes (the file written is exactly
+    PATH, never PATH.png), or PATH cannot be written. None when all is well."""
+    from .records import output_problem
+    formats = _plot_formats()
+    if formats is None:
+        return "--plot needs matplotlib: pip install 'talon[plot]'"
+    ext = os.path.splitext(path)[1].lower().lstrip(".")
+    known = ", ".join(f".{k}" for k in sorted(formats))
+    if not ext:
+        return f"--plot {path}: give a file name ending in its format, such as .png, .svg or .pdf"
+    if ext not in formats:
+        return f"--plot {path}: cannot draw .{ext} files; use one of {known}"
+    return output_problem(path, protect)
+
+
+def plot(path: str, runs: list, protect=()):
+    """Draw the main distributions of one run, or of two runs side by side
+    (`runs`: [(label, summary dict)]): score change by role, contract success by bid
+    level, and match length (games) or score change by seat position (deals). The file
+    is exactly `path`, in the format its extension names, written whole or not at all."""
+    from .records import AtomicWriter, OutputError
+    problem = plot_problem(path, protect)
+    if problem:
+        raise OutputError(problem)
+    import matplotlib.pyplot as plt
     games = all("games" in d for _, d in runs)
     fig, axes = plt.subplots(1, 3, figsize=(16, 4.8))
     colours = ["tab:blue", "tab:orange"]
@@ -923,9 +977,10 @@ def plot(path: str, runs: list):
     ax.legend(fontsize=8)
     fig.tight_layout()
     try:
-        fig.savefig(path, dpi=100)
-    except OSError as e:
-        from .errors import TalonError
-        raise TalonError(f"cannot write {path}: {e.strerror or e}")
+        with AtomicWriter(path, protect, binary=True) as out:
+            try:
+                fig.savefig(out.fh, format=os.path.splitext(path)[1].lower().lstrip("."), dpi=100)
+            except OSError as e:
+                raise OutputError(f"cannot write {path}: {e.strerror or e}")
     finally:
         plt.close(fig)

@@ -18,8 +18,9 @@ from pathlib import Path
 
 from .agents import RandomAgent
 from .engine import AUCTION, CONTRACT, DONE, PLAY, Match
-from .errors import RecordError, TalonError
-from .records import deal_record, deal_summary, dump_yaml, explain, read_record_file, replay_record
+from .errors import RecordError
+from .records import (OutputError, deal_record, deal_summary, dump_yaml, explain, number_problem, output_problem,
+                      printable, read_record_file, record_spec_ref, replay_record, spec_files, write_atomic)
 
 EXIT_OK, EXIT_USAGE, EXIT_INTERRUPTED = 0, 2, 130
 NAMES = "ABCDEFGH"
@@ -57,6 +58,7 @@ class Console:
             self.encoding = "ascii"
 
     def say(self, text: str = ""):
+        text = printable(text)          # titles, seat names and actions come from files
         if not self.unicode:
             text = text.translate(_ASCII)
             text = text.encode(self.encoding, "replace").decode(self.encoding)
@@ -77,7 +79,8 @@ class Console:
             self.out.write("\n")
             raise EOFError
         line = line.rstrip("\r\n")
-        echo = line if self.unicode else line.translate(_ASCII).encode("ascii", "replace").decode("ascii")
+        echo = printable(line)
+        echo = echo if self.unicode else echo.translate(_ASCII).encode("ascii", "replace").decode("ascii")
         self.out.write(echo + "\n")
         self.out.flush()
         return line
@@ -206,10 +209,9 @@ class Session:
             text = dump_yaml(self.header()) + "deals:\n" + "".join(self.done_texts)
             if self.deal is not None and self.deal.phase is not None:
                 text += dump_yaml({"deals": [deal_record(self.deal, self.seats)]})[len("deals:\n"):]
-        tmp = f"{path}.tmp{os.getpid()}"
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
+        # A temporary file made exclusively beside the record, renamed over it: never
+        # through a planted symlink, never over a device, a FIFO or the spec itself.
+        write_atomic(path, text, protect=spec_files(self.g), sync=False)
 
     # -------------------------------------------------------------- showing things
     def nm(self, s: int) -> str:
@@ -334,6 +336,10 @@ class Session:
         if words[0].upper() == self.nm(self.human).upper() and len(words) > 1 and words[1].lower() in VERBS:
             words = words[1:]           # "A bid 70", as written in records
         ranges = [c for c in menu if c.is_range]
+        bad = next((p for p in map(number_problem, words) if p), None)
+        if bad:
+            self.io.say(bad)
+            return "menu"
         if line.isdigit():
             n = int(line)
             if 1 <= n <= len(menu):
@@ -371,6 +377,10 @@ class Session:
 
     def check(self, deal, words):
         text = " ".join(words)
+        bad = next((p for p in map(number_problem, words) if p), None)
+        if bad:
+            self.io.say(f"not understood: {bad}")
+            return "menu"
         try:
             a = deal.parse_action(words, self.names)
         except ValueError as e:
@@ -400,6 +410,9 @@ class Session:
                 return None
             if low in ("q", "quit", "exit"):
                 raise _Leave("quit")
+            if number_problem(line):
+                self.io.say(number_problem(line))
+                continue
             if line.isdigit() and 1 <= int(line) <= len(menu):
                 return menu[int(line) - 1].action
             a = _parse(deal, line.split(), self.seats)
@@ -508,13 +521,13 @@ class Session:
                                     f"`talon play --resume {self.record_path}`.")
                     return EXIT_OK
                 deal = self.deal = m.new_deal()
-                deal.deal_random(random.Random((self.seed << 32) ^ deal.deal_number))
+                deal.deal_random(_rng(self.seed, deal.deal_number))
                 self.save()
                 self.start_deal(deal)
             else:
                 self.start_deal(deal, resumed=resumed)
                 resumed = False
-            agent = RandomAgent(random.Random((self.seed << 32) ^ deal.deal_number ^ (1 << 31)))
+            agent = RandomAgent(_rng(self.seed, deal.deal_number ^ (1 << 31)))
             self.play_deal(deal, agent)
             m.finish(deal)
             self._add_done(deal_record(deal, self.seats))
@@ -547,8 +560,16 @@ class Session:
 
 # ------------------------------------------------------------------ the command
 def _err(msg: str) -> int:
-    print(f"talon play: {msg}", file=sys.stderr)
+    print(printable(f"talon play: {msg}"), file=sys.stderr)
     return EXIT_USAGE
+
+
+def _rng(seed: int, k) -> random.Random:
+    """The generator for draw `k` of a session with `seed` (`random.Random` seeds by the
+    absolute value of an integer, so a negative seed gets generators of its own)."""
+    if seed < 0:
+        return random.Random(f"talon play {seed} {k}")
+    return random.Random(seed) if k == "dealer" else random.Random((seed << 32) ^ k)
 
 
 def _spec_ref(ref: str, game, record_path) -> str:
@@ -556,10 +577,9 @@ def _spec_ref(ref: str, game, record_path) -> str:
     record's folder (replay looks there)."""
     if not (ref.endswith(".talon") or "/" in ref or os.sep in ref):
         return ref
-    spec = os.path.abspath(game.path)
     if not record_path:
-        return spec
-    return os.path.relpath(spec, os.path.dirname(os.path.abspath(record_path)))
+        return os.path.abspath(game.path)
+    return record_spec_ref(ref, game, record_path)      # a bundled spec given by its path: its name
 
 
 def play_terminal(args, inp=None, out=None) -> int:
@@ -578,7 +598,7 @@ def play_terminal(args, inp=None, out=None) -> int:
         rep = replay_record(rec, base_dir=str(Path(args.resume).parent), where=args.resume,
                             spec_override=args.spec)
         game, seats, match = rep.game, rep.seats, rep.match
-        if args.seats and args.seats != len(seats):
+        if args.seats is not None and args.seats != len(seats):
             return _err(f"{args.resume} is a game for {len(seats)} seats, not {args.seats}")
         spec_ref = _spec_ref(args.spec or str(rec.get("spec")), game, record_path)
         start = list(rep.deals[0].scores_before)
@@ -589,11 +609,11 @@ def play_terminal(args, inp=None, out=None) -> int:
         if not args.spec:
             return _err("name a spec to play (a name from specs/ or a path), or --resume FILE")
         game = load(args.spec)
-        n = args.seats or game.seat_counts[0]
+        n = args.seats if args.seats is not None else game.seat_counts[0]
         if n not in game.seat_counts:
             return _err(f"{game.name} is played by {' or '.join(map(str, game.seat_counts))} seats, not {n}")
         seats = list(NAMES[:n])
-        match = Match(game, n, random.Random(seed).randrange(n))
+        match = Match(game, n, _rng(seed, "dealer").randrange(n))
         spec_ref = _spec_ref(args.spec, game, record_path)
         start = list(match.scores)
         done, current = [], None
@@ -602,14 +622,9 @@ def play_terminal(args, inp=None, out=None) -> int:
     if human is None:
         return _err(f"there is no seat `{want}`: the seats are {', '.join(seats)}")
     if record_path:
-        try:
-            parent = os.path.dirname(os.path.abspath(record_path))
-            if not os.path.isdir(parent):
-                return _err(f"cannot write {record_path}: no such folder")
-            if os.path.isdir(record_path):
-                return _err(f"cannot write {record_path}: it is a folder")
-        except OSError as e:
-            return _err(f"cannot write {record_path}: {e.strerror}")
+        problem = output_problem(record_path, spec_files(game))
+        if problem:
+            return _err(problem)
     s = Session(game, seats, human, match, spec_ref, record_path, seed, io, start, done,
                 deals_limit=args.deals or 0)
     s.deal = current
@@ -619,7 +634,10 @@ def play_terminal(args, inp=None, out=None) -> int:
         io.say(f"Resuming {args.resume}: {match.deals_played} deal{'s' if match.deals_played != 1 else ''} "
                f"played" + (", one in progress." if current is not None else "."))
     if record_path:
-        io.say(f"Recording to {record_path} after every action.")
+        outside = spec_ref.startswith("..")
+        io.say(f"Recording to {record_path} after every action."
+               + (f" (The record names its spec `{spec_ref}`, outside the record's folder: resume it with "
+                  f"`talon play {args.spec or spec_ref} --resume {record_path}`.)" if outside else ""))
     else:
         io.say("Not recording (use --record FILE to keep the game and resume it later).")
     io.say("Type a choice's number, or the action as in hand records (`pass`, `bid 70`, `play` and a card);"
@@ -636,7 +654,9 @@ def play_terminal(args, inp=None, out=None) -> int:
         return s.leave(e.why)
     except KeyboardInterrupt:
         return s.leave("interrupted")
+    except OutputError as e:
+        return _err(str(e))
     except OSError as e:
         if isinstance(e, BrokenPipeError):
             return EXIT_OK
-        raise TalonError(f"cannot write {record_path}: {e.strerror}")
+        return _err(f"cannot write {record_path}: {e.strerror or e}")

@@ -189,7 +189,7 @@ def test_card_points_sum_to_120_and_eight_cards_each(g501, seed, n):
 
 @SETTINGS
 @given(seed=seeds, n=seat_counts, policy=policies,
-       start=st.lists(st.integers(min_value=-50, max_value=900), min_size=4, max_size=4))
+       start=st.lists(st.integers(min_value=1, max_value=900), min_size=4, max_size=4))
 def test_replaying_a_simulated_record_reproduces_it(g501, seed, n, policy, start):
     scores = start[:n]
     d = play(g501, n, seed, policy, scores=scores)

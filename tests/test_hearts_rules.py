@@ -735,8 +735,6 @@ def test_RH_15_no_exposed_card_no_stock():
         _replay(_suits_record(stock=["2C"]))
 
 
-@pytest.mark.xfail(reason="RH-15: a record that starts with a score already at 100 or more "
-                          "is malformed, but it is accepted and played", strict=True)
 def test_RH_15_a_record_starting_at_100_is_malformed():
     with pytest.raises(RecordError):
         _replay(_suits_record(scores={"A": 100, "B": 0, "C": 0, "D": 0}))

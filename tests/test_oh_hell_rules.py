@@ -717,9 +717,6 @@ def test_ROH_17_game_record_holds_at_most_the_deals_that_remain():
         _replay(game)
 
 
-@pytest.mark.xfail(reason="ROH-3/ROH-17: a record whose deal_number is past the last deal "
-                          "(4 players, deal 11: h = 0) is accepted as a deal of no cards, and "
-                          "the dealer is then left without a legal bid", strict=True)
 def test_ROH_17_deal_number_past_the_last_deal_is_malformed():
     rec = {"spec": "oh-hell", "seats": list("ABCD"), "dealer": "D", "deal_number": 11,
            "hands": {"A": [], "B": [], "C": [], "D": []}, "exposed": "AS",

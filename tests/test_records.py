@@ -253,6 +253,7 @@ def test_record_that_stops_early(talon_cli):
 
 def test_record_that_stops_in_the_auction(tmp_path, talon_cli):
     rec = made_record()
+    del rec["expect"]                   # an unfinished record's `expect:` cannot be checked (exit 1)
     rec["actions"] = rec["actions"][:1]
     data = replay_json(talon_cli, write(tmp_path, "a.yaml", rec))
     assert data["phase"] == "auction" and data["turn"] == "B"

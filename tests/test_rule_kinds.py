@@ -24,7 +24,7 @@ def _grammar_bodies() -> set:
     part = GRAMMAR[start:end]
     defined = set(re.findall(r"^([a-z_]+):", part, re.M))
     helpers = {"count", "card_set", "card_term", "follow_when", "pass_dir", "payee", "seat_set",
-               "preference", "seat_ref", "signed", "let_words"}
+               "preference", "seat_ref", "signed", "let_words", "payee_s"}
     return defined - helpers
 
 

@@ -243,9 +243,9 @@ def test_up_and_down_deal_eleven_has_two_cards():
 def test_up_and_down_deal_eleven_alone():
     rec = one_deal("oh-hell-up-and-down", 1, deal_number=11,
                    scores={"A": 50, "B": 46, "C": 62, "D": 28})
-    with pytest.raises(RecordError) as e:                        # 10 - 11 + 1 = 0 cards
+    with pytest.raises(RecordError) as e:          # the base game ended after deal 10
         replay("oh-hell-up-and-down", "oh-hell", rec)
-    assert "2 cards" in str(e.value) and "gives 0" in str(e.value)
+    assert "already over" in str(e.value) and "10 deals played" in str(e.value)   # ROH-15, ROH-17
     var = replay("oh-hell-up-and-down", "oh-hell-up-and-down", rec)
     assert var["deltas"] == {"A": 0, "B": 11, "C": 11, "D": 10} and not var["game_over"]
 

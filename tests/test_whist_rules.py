@@ -767,15 +767,11 @@ def test_RW_16_game_record_deals_follow_the_rotation():
         _replay(rec)
 
 
-@pytest.mark.xfail(reason="RW-2/RW-16: a record whose partners have unequal scores is "
-                          "accepted (and then the partners' scores stay unequal)", strict=True)
 def test_RW_16_partners_must_have_equal_scores_in_a_record():
     with pytest.raises(RecordError):
         _replay(_rw17_record(scores={"A": 3, "B": 4, "C": 2, "D": 4}))
 
 
-@pytest.mark.xfail(reason="RW-16: a record starting with a side already at game (5) is "
-                          "accepted and another deal is played", strict=True)
 def test_RW_16_a_record_whose_game_is_over_is_malformed():
     with pytest.raises(RecordError):
         _replay(_rw17_record(scores={"A": 5, "B": 4, "C": 5, "D": 4}))

@@ -7,7 +7,8 @@ seats, ``play``) with ``legal``, ``apply`` and ``why_not``; ``scoring`` settles 
 finished deal; ``match`` plays deals one after another. The engine imports only
 ``interpreter.model``: never the language, the rules or the compiler.
 """
-from .deal import AUCTION, CHANCE, CONTRACT, DONE, EXCHANGE, PLAY, TERMINAL, Deal, bits
+from .base import AUCTION, CHANCE, CONTRACT, DONE, EXCHANGE, PLAY, TERMINAL, bits
+from .deal import Deal
 from .match import Match
 
 __all__ = ["AUCTION", "CHANCE", "CONTRACT", "DONE", "EXCHANGE", "PLAY", "TERMINAL", "Deal", "Match", "bits"]

@@ -11,32 +11,12 @@ import random
 
 from .env import EMPTY, Env
 
-CHANCE = -1
-TERMINAL = -4
-AUCTION, CONTRACT, EXCHANGE, PLAY, DONE = "auction", "contract", "exchange", "play", "done"
-
-_RANDBELOW = getattr(random.Random, "_randbelow_with_getrandbits", None)
-PHASES = settle = None          # bound on first use (the phase modules import this one)
-_SHUFFLE = random.Random.shuffle
-
-
-def _rounds(f, deal) -> int:
-    """A number of rounds that depends on the deal: never negative, never huge."""
-    try:
-        v = int(f(deal, EMPTY))
-    except (TypeError, ValueError, ZeroDivisionError):
-        return 0
-    return max(0, min(v, deal.game.n_cards))
-
-
-def bits(m: int) -> list:
-    """The set bits of `m` (card ints), lowest first."""
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
+from .base import (AUCTION, CHANCE, CONTRACT, DONE, EXCHANGE, PLAY, TERMINAL, _RANDBELOW, _SHUFFLE,
+                   _rounds, bits)
+from .phases import PHASES
+from .observe import observation
+from .play import play_random, random_play_action
+from .scoring import settle
 
 
 class Deal:
@@ -380,9 +360,6 @@ class Deal:
     # ------------------------------------------------------------ phases
     def next_phase(self):
         """Start the next phase the spec names; after the last, the deal is scored."""
-        global PHASES
-        if PHASES is None:
-            from .phases import PHASES
         g = self.game
         while True:
             self._phase_index += 1
@@ -397,9 +374,6 @@ class Deal:
                 return
 
     def finish(self):
-        global settle
-        if settle is None:
-            from .scoring import settle
         self.phase = DONE
         self._ph = None
         self.turn = TERMINAL
@@ -496,7 +470,6 @@ class Deal:
         """What `seat` may see: its own hand once it has looked, the talon once shown,
         cards given face down only to their receiver, shown melds, an exposed card or
         hand, the tricks played and the public auction."""
-        from .observe import observation
         return observation(self, seat, names)
 
     def contract_name(self):
@@ -508,9 +481,7 @@ class Deal:
 
     # fast random play lives with the play phase
     def random_play_action(self, rng) -> int:
-        from .play import random_play_action
         return random_play_action(self, rng)
 
     def play_random(self, rng):
-        from .play import play_random
         play_random(self, rng)

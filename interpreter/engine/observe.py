@@ -1,7 +1,7 @@
 """What one seat may see of a deal (apart from the state itself)."""
 from __future__ import annotations
 
-from .deal import bits
+from .base import bits
 
 
 def observation(d, seat: int, names=None) -> dict:

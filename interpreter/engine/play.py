@@ -3,7 +3,7 @@ drawn from after each trick (which the leader may close, or whose face-up card i
 take in exchange for a low trump), and a deal that may end at once."""
 from __future__ import annotations
 
-from .deal import DONE, PLAY, TERMINAL, _RANDBELOW
+from .base import DONE, PLAY, TERMINAL, _RANDBELOW
 from .env import EMPTY, Env
 
 
@@ -88,7 +88,7 @@ class Play:
 
     @staticmethod
     def legal(d, s: int) -> list:
-        from .deal import bits
+        from .base import bits
         allowed = Play.allowed(d, s)
         acts = bits(allowed)
         if not d.trick:

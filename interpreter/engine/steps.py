@@ -7,7 +7,7 @@ card received in the same round cannot be passed on (it arrives once all have gi
 """
 from __future__ import annotations
 
-from .deal import bits
+from .base import bits
 
 
 class Steps:
