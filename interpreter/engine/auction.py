@@ -5,6 +5,9 @@ from __future__ import annotations
 from .env import Env
 
 
+LISTED = 2000      # numbers have no upper limit: this many above the lowest are listed
+
+
 class Auction:
     name = "auction"
 
@@ -59,7 +62,7 @@ class Auction:
             v = d.highest + step
             if v > lo:
                 lo = lo + -(-(v - lo) // step) * step
-        return lo, max(lo, g.max_points), step
+        return lo, max(lo, min(g.max_points, lo + LISTED)), step
 
     @staticmethod
     def bid_ok(d, s: int, v: int) -> bool:

@@ -62,7 +62,8 @@ class Steps:
                 acts.append(c.TRUMPS + 4)
         elif kind == "contract":
             st = g.contract_step
-            acts += [c.contract(v) for v in range(d.bid_value, max(d.bid_value, g.max_points) + 1, st)]
+            hi = max(d.bid_value, min(g.max_points, d.bid_value + 2000))    # listed; any higher is legal too
+            acts += [c.contract(v) for v in range(d.bid_value, hi + 1, st)]
         elif kind == "give":
             n = step[1]
             cards = bits(d.hands[d.declarer])

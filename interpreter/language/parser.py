@@ -16,6 +16,7 @@ from ..resources import grammar_path
 from .tree import E, Body, Item, SpecFile, SECTIONS
 
 MAX_LITERAL_DIGITS = 9          # numbers in a spec are below a billion
+REFUSED = object()              # a `set` value already reported as unreadable
 
 
 class Glued(Exception):
@@ -89,7 +90,7 @@ class _Build(Transformer_NonRecursive):   # iterative: deep formulas cannot over
                 loc = _loc(self.path, tok)
                 self.out.error(loc, f"the number {text[:12]}{'…' if len(text) > 12 else ''} is too large",
                                "numbers in a spec are below a billion")
-            return 0
+            return 10 ** MAX_LITERAL_DIGITS - 1      # read on without a second, consequential error
         return int(text)
 
     @v_args(meta=True)
@@ -322,17 +323,17 @@ def _flow(text: str, loc: Location, out):
                 if out is not None:
                     out.error(loc, "YAML aliases and anchors (`&name`, `*name`) are not allowed in a value",
                               "write the value out in full")
-                return None
+                return REFUSED
             if getattr(ev, "tag", None) and ev.tag != "!":
                 if out is not None:
                     out.error(loc, "YAML tags are not allowed in a value")
-                return None
+                return REFUSED
             if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                 depth += 1
                 if depth > 8:
                     if out is not None:
                         out.error(loc, "the value is nested too deeply")
-                    return None
+                    return REFUSED
             elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 depth -= 1
         return yaml.safe_load(text)

@@ -169,6 +169,10 @@ def load_yaml(text: str, path: str, out: Collector):
                 # `10` written without quotes is the rank 10.
                 items = [str(x) if isinstance(x, int) and not isinstance(x, bool) else x for x in items]
             return items
+        if isinstance(n, yaml.ScalarNode) and n.tag.endswith(":int") and len(n.value.lstrip("+-0_")) > 15:
+            out.error(_loc(path, n.start_mark, n.end_mark), f"the number {n.value[:12]}… is too large",
+                      "values in tables are below a hundred thousand")
+            return 0
         return loader.construct_object(n, deep=True)
 
     try:

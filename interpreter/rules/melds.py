@@ -31,6 +31,15 @@ class MeldDef(RuleKind):
         b.melds[it.name] = {"name": it.name, "ranks": tuple(rk), "worth": None, "counts": None,
                             "makes_trumps": False, "announce_when": None}
 
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        c = ctx.at(lang)
+        ranks = [c.rank(r) for r in it.body.args["ranks"]]
+        return c.say(lang, en="A {m} is the {r} of one suit; it is announced by showing it when leading one of its cards",
+                     pt="Um {m} é {r} do mesmo naipe; anuncia-se mostrando-o ao sair com uma das suas cartas",
+                     ru="{m} — {r} одной масти; его объявляют, показав карты и сходив одной из них",
+                     m=c.meld(it.name), r=c.join_and(ranks))
+
 
 class _MeldMod(RuleKind):
     section = "melds"
@@ -60,7 +69,14 @@ class MeldWorth(_MeldMod):
     def compile(cls, it, b):
         m = cls.meld(it, b)
         if m is not None:
-            _, m["worth"] = b.cc.compile(it.body.args["expr"], MELD, NUM)
+            _, f = b.cc.compile(it.body.args["expr"], MELD, NUM)
+            m["worth"] = f if f is not None else (lambda st, env: 0)   # an error was reported
+
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        c, a = ctx.at(lang), it.body.args
+        return c.say(lang, en="A {m} is worth {f}", pt="Um {m} vale {f}", ru="{m} стоит {f}",
+                     m=c.meld(a["meld"]), f=c.f(a["expr"]))
 
 
 @register
@@ -74,6 +90,12 @@ class MeldCounts(_MeldMod):
         if m is not None:
             _, m["counts"] = b.cc.compile(it.body.args["expr"], MELD, BOOL)
 
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        c, a = ctx.at(lang), it.body.args
+        return c.say(lang, en="A {m} counts only when {f}", pt="Um {m} só conta quando {f}",
+                     ru="{m} засчитывается, только если {f}", m=c.meld(a["meld"]), f=c.f(a["expr"]))
+
 
 @register
 class MeldAnnounce(_MeldMod):
@@ -86,6 +108,12 @@ class MeldAnnounce(_MeldMod):
         if m is not None:
             _, m["announce_when"] = b.cc.compile(it.body.args["expr"], MELD, BOOL)
 
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        c, a = ctx.at(lang), it.body.args
+        return c.say(lang, en="A {m} may be announced only when {f}", pt="Um {m} só pode ser anunciado quando {f}",
+                     ru="{m} можно объявить, только если {f}", m=c.meld(a["meld"]), f=c.f(a["expr"]))
+
 
 @register
 class MeldTrumps(_MeldMod):
@@ -97,3 +125,10 @@ class MeldTrumps(_MeldMod):
         m = cls.meld(it, b)
         if m is not None:
             m["makes_trumps"] = True
+
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        c = ctx.at(lang)
+        return c.say(lang, en="Announcing a {m} makes its suit trumps from the next trick",
+                     pt="Anunciar um {m} torna o seu naipe trunfo a partir da vaza seguinte",
+                     ru="Объявленный {m} делает свою масть козырной со следующей взятки", m=c.meld(it.body.args["meld"]))

@@ -182,7 +182,8 @@ def _apply_items(m: Merged, sf: SpecFile, out: Collector):
 
 
 def _table_edit(m: Merged, it: Item, base_name: str, out: Collector):
-    if m.tables is None:
+    from ..language.parser import REFUSED
+    if m.tables is None or it.value is REFUSED:
         return
     keys = list(it.keys)
     node = m.tables

@@ -1,0 +1,193 @@
+"""Regression tests for the hostile-input findings that live in the rule language and
+the engine (S1-S6, D01-D04, D14), written against the language as it stands: every spec
+that validates plays, and its cost is bounded by the spec's size, not by its numbers.
+Each test is bounded in time (a few seconds at most)."""
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from interpreter.agents import RandomAgent, play_deal
+from interpreter.engine import Match
+from interpreter.errors import Collector
+from interpreter.spec import check, load
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = (ROOT / "tests" / "broken" / "_valid" / "tiny.talon").read_text(encoding="utf-8")
+TINY_YAML = (ROOT / "tests" / "broken" / "_valid" / "tiny.yaml").read_text(encoding="utf-8")
+
+
+def write(tmp_path, text, name="spec.talon"):
+    (tmp_path / "tiny.yaml").write_text(TINY_YAML, encoding="utf-8")
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return str(p)
+
+
+def diagnose(path):
+    out = Collector()
+    game = check(path, out)
+    return game, [d.message for d in out.errors]
+
+
+def play(game, deals=20, seats=None):
+    seats = seats or game.seat_counts[-1]
+    rng = random.Random(1)
+    m = Match(game, seats, 0)
+    for _ in range(deals):
+        if m.game_over:
+            m = Match(game, seats, 0)
+        d = m.new_deal()
+        d.deal_random(rng)
+        play_deal(d, RandomAgent(rng))
+        m.finish(d)
+    return m
+
+
+def test_S1_a_set_value_with_aliases_is_refused_at_once(tmp_path):
+    levels = ", ".join(f"{c}: &{c} [" + ", ".join([f"*{p}"] * 9) + "]" for p, c in zip("abcdefg", "bcdefgh"))
+    text = ('variant bomb "bomb"\nextends 501\n\ntables:\n'
+            f"  set values marriage-plain to {{a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1], {levels}}}\n")
+    t = time.process_time()
+    game, errors = diagnose(write(tmp_path, text))
+    assert time.process_time() - t < 5
+    assert game is None and len(errors) == 1 and "aliases" in errors[0]
+
+
+def test_S2_nested_quantifiers_are_refused_and_short_circuit(tmp_path):
+    deep = "any seat has " * 30 + "tricks of seat > 99"
+    game, errors = diagnose(write(tmp_path, TINY.replace("result: each seat scores tricks of seat",
+                                                         f"result: each seat scores 1 if {deep} else 0")))
+    assert game is None and any("too many times" in e for e in errors)
+    # a few levels are fine, and short-circuit: the first seat that has it ends the search
+    shallow = "any seat has " * 3 + "tricks of seat >= 0"
+    game, errors = diagnose(write(tmp_path, TINY.replace("result: each seat scores tricks of seat",
+                                                         f"result: each seat scores 1 if {shallow} else 0")))
+    assert game is not None, errors
+    t = time.process_time()
+    m = play(game)
+    assert time.process_time() - t < 5 and m.deals_played
+
+
+def test_S3_let_values_in_scoring_are_worked_out_once(tmp_path):
+    lets = "\n".join(["  a0: let a0 = tricks of seat"] +
+                     [f"  a{i}: let a{i} = a{i - 1} + a{i - 1}" for i in range(1, 61)])
+    text = TINY.replace("scoring:\n  result: each seat scores tricks of seat",
+                        f"scoring:\n{lets}\n  result: each seat scores a60 / 999999999")
+    game, errors = diagnose(write(tmp_path, text))
+    assert game is not None, errors
+    t = time.process_time()
+    play(game, deals=5)
+    assert time.process_time() - t < 5
+    # inline lets outside the scoring section are costed like any formula
+    inline = "\n".join(["  b0: let b0 = tricks played"] +
+                       [f"  b{i}: let b{i} = b{i - 1} + b{i - 1}" for i in range(1, 40)])
+    text = TINY.replace("play:\n", f"play:\n{inline}\n  ended: the deal ends at once when b39 < 0\n")
+    game, errors = diagnose(write(tmp_path, text))
+    assert game is None and any("too many times" in e for e in errors)
+
+
+def test_S4_rounds_of_no_cards_and_huge_counts_are_refused(tmp_path):
+    game, errors = diagnose(write(tmp_path, TINY.replace(
+        "  rounds: 2 rounds of 4 cards to each seat",
+        "  rounds: 2 rounds of 4 cards to each seat\n  empty: 100000000000 rounds of 0 cards to each seat")))
+    assert game is None
+    assert any("too large" in e for e in errors) and any("deals nothing" in e for e in errors)
+    game, errors = diagnose(write(tmp_path, TINY.replace(
+        "  rounds: 2 rounds of 4 cards to each seat",
+        "  rounds: 2 rounds of 4 cards to each seat\n  empty: 10000000 rounds of 0 cards to each seat")))
+    assert game is None and any("deals nothing" in e for e in errors)
+
+
+def test_S5_a_leader_who_sits_out_is_skipped(tmp_path):
+    path = write(tmp_path, 'variant dealer-leads "dealer leads"\nextends 501\n\nplay:\n'
+                           "  replace first-lead: the dealer leads the first trick\n")
+    game, errors = diagnose(path)
+    assert game is not None, errors
+    t = time.process_time()
+    m = play(game, deals=40, seats=4)
+    assert time.process_time() - t < 5 and m.deals_played == 40
+
+
+def test_S6_numbers_are_bounded_and_bid_lists_are_ranges(tmp_path):
+    points = (ROOT / "tests" / "broken" / "_valid" / "points.talon").read_text(encoding="utf-8")
+    (tmp_path / "points.yaml").write_text((ROOT / "tests" / "broken" / "_valid" / "points.yaml").read_text())
+    big = tmp_path / "big.talon"
+    big.write_text(points.replace("a pair is worth 20", "a pair is worth 1000000000"))
+    game, errors = diagnose(str(big))
+    assert game is None and any("too large" in e for e in errors)
+    big.write_text(points.replace("a pair is worth 20", "a pair is worth 999999999"))
+    game, errors = diagnose(str(big))
+    assert game is not None, errors
+    d = game.new_deal(game.seat_counts[0], 0)
+    d.deal_random(random.Random(2))
+    t = time.process_time()
+    acts = d.legal_actions()
+    assert time.process_time() - t < 1 and len(acts) < 10_000
+    # any number above the listed ones is still a legal bid
+    assert d.is_legal(d.codec.number_bid(500_000_000), d.turn)
+
+
+def test_D01_huge_literals_are_located_errors(tmp_path):
+    game, errors = diagnose(write(tmp_path, TINY.replace("each seat starts at 0", "each seat starts at " + "9" * 5000)))
+    assert game is None and errors == [errors[0]] and "too large" in errors[0]
+    (tmp_path / "t5000.yaml").write_text(TINY_YAML + "values: {big: " + "9" * 5000 + "}\n")
+    p = tmp_path / "t.talon"
+    p.write_text(TINY.replace('tables "tiny.yaml"', 'tables "t5000.yaml"'))
+    out = Collector()
+    assert check(str(p), out) is None
+    assert out.errors[0].location.line == 4 and "too large" in out.errors[0].message
+    deep = "[" * 3000 + "]" * 3000
+    game, errors = diagnose(write(tmp_path, 'variant d "d"\nextends 501\n\ntables:\n'
+                                  f"  set values marriage-plain to {{a: {deep}}}\n"))
+    assert game is None and any("nested too deeply" in e for e in errors)
+
+
+@pytest.mark.parametrize("change", [
+    ("each seat starts at 0", "each seat starts at none"),
+    ("result: each seat scores tricks of seat", "result: each seat scores none"),
+    ("result: each seat scores tricks of seat", "result: each seat scores 1 if tricks of seat > 1 else none"),
+])
+def test_D02_none_where_a_number_is_needed_is_a_type_error(tmp_path, change):
+    game, errors = diagnose(write(tmp_path, TINY.replace(*change)))
+    assert game is None and any("`none` is not" in e or "nothing" in e for e in errors), errors
+
+
+def test_D03_trumps_is_none_holds_at_no_trumps(tmp_path):
+    path = write(tmp_path, 'variant nt "nt"\nextends 501\n\nscoring:\n'
+                           "  add nt-bonus [house]: when trumps is none, the declarer scores 1000\n")
+    game = load(path)
+    rng = random.Random(5)
+    seen = bonus = 0
+    for _ in range(600):
+        d = game.new_deal(3, 0)
+        d.deal_random(rng)
+        play_deal(d, RandomAgent(rng))
+        if d.declarer >= 0 and not d.abandoned and d.trumps == -1:
+            seen += 1
+            stake = 2 if d.declarer_blind else 1
+            base = -d.contract_value * stake if d.made else d.contract_value * stake
+            bonus += d.deltas[d.declarer] == base + 1000
+    assert seen > 20 and bonus == seen
+
+
+def test_D04_every_name_is_defined_in_every_phase(tmp_path):
+    path = write(tmp_path, 'variant tl "tl"\nextends 501\n\nscoring:\n'
+                           "  add abandon-extra [house]: when abandoned, the declarer scores tricks left\n"
+                           "end:\n  replace winners: seats with score <= tricks left, then the lowest score\n")
+    game = load(path)
+    play(game, deals=300)
+
+
+def test_D14_division_by_a_literal_zero_is_refused(tmp_path):
+    game, errors = diagnose(write(tmp_path, TINY.replace("result: each seat scores tricks of seat",
+                                                         "result: each seat scores 10 / 0")))
+    assert game is None and errors == ["division by zero"]
+    # a divisor that is 0 only at play time gives 0 (docs/language.md says so)
+    game = load(write(tmp_path, TINY.replace("result: each seat scores tricks of seat",
+                                             "result: each seat scores 10 / (tricks of seat - tricks of seat)")))
+    m = play(game, deals=4)
+    assert m.scores == [0, 0, 0, 0]
