@@ -54,8 +54,15 @@ def grammar_text() -> str:
 
 @lru_cache(maxsize=1)
 def parser() -> Lark:
-    return Lark(grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=False,
-                postlex=GlueCheck())
+    """The parser, built once per process; the built tables are cached on disk (in the
+    system's temporary folder, keyed by the grammar's hash), so a fresh process loads
+    them instead of building them again."""
+    try:
+        return Lark(grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=False,
+                    postlex=GlueCheck(), cache=True)
+    except (OSError, EOFError, ValueError):         # an unusable cache: build without it
+        return Lark(grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=False,
+                    postlex=GlueCheck())
 
 
 def _loc(path: str, meta_or_token) -> Location:
