@@ -421,6 +421,8 @@ class Deal:
     # live quantities that formulas read
     def meld_points(self, s: int) -> int:
         """The worth of the melds seat `s` announced that count now."""
+        if self.phase == DONE:
+            return self.meld_points_of[s]
         g = self.game
         total = 0
         env = Env()

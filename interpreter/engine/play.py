@@ -425,6 +425,11 @@ def play_random(d, rng):
     n_active, exposed = d.n_active, d.exposed
     dealer_up = g.face_up == "dealer-last"
     follow, lead = _rules(g)
+    if g._cache.get("lead_free") is None:
+        g._cache["lead_free"] = g.lead_card < 0 and not any(r.on in ("lead", "play") for r in g.narrows)
+    lead_free = g._cache["lead_free"]
+    simple_melds = melds and all(m.announce_when is None for m in g.melds)
+    leads_table = [(mask, acts) for mask, acts, _, _ in g.meld_leads]
     suit_of, keys_of = g.card_suit, g.trick_keys
     meld_leads = Play.meld_leads
     while d.phase == PLAY:
@@ -436,10 +441,13 @@ def play_random(d, rng):
             mask = follow(d, hand, d.trick_suit, d.trumps, d.win_card)
             n = total = mask.bit_count()
         else:
-            mask = lead(d, hand)
+            mask = hand if lead_free else lead(d, hand)
             n = total = mask.bit_count()
             if melds:
-                extra = meld_leads(d, s, mask)
+                if simple_melds and lead_free:
+                    extra = [a for mk, acts in leads_table if hand & mk == mk for a in acts]
+                else:
+                    extra = meld_leads(d, s, mask)
                 total += len(extra)
         if concede and d._can_concede(s):
             total += 1

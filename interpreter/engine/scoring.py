@@ -10,8 +10,6 @@ def settle(d):
     if d.annulled:
         return
     env = Env()
-    for s in d.all_seats:
-        d.meld_points_of[s] = 0
     for (s, mi, suit, worth) in d.melds:
         m = g.melds[mi]
         env.seat, env.suit = s, suit
