@@ -346,7 +346,7 @@ class Ctx:
     def say(self, lang: str, en: str, pt: str, ru: str, **kw) -> str:
         """The sentence in `lang`, its blanks filled, with a capital and a full stop."""
         text = {"en": en, "pt": pt, "ru": ru}[lang].format(**kw)
-        return sentence(pt_contract(text) if lang == "pt" else text)
+        return sentence(text)
 
     def pick(self, en, pt, ru):
         return {"en": en, "pt": pt, "ru": ru}[self.lang]
@@ -357,6 +357,10 @@ class Ctx:
         if self.lang == "ru":
             return f"{count} {ru_form(count, forms)}"
         return f"{count} {forms[0] if count == 1 else forms[1]}"
+
+    def noun(self, count: int, noun: str) -> str:
+        """The noun's form that goes with `count` (`players`, `игрока`)."""
+        return self.n(count, noun).split(" ", 1)[1]
 
     def po(self, count: int, noun: str = "card") -> str:
         """ru `по 1 карте`, `по 3 карты`; en `1 card`; pt `1 carta`."""
@@ -449,6 +453,17 @@ class Ctx:
             "dealer": ("the dealer", "para o distribuidor", "у сдающего"),
         }[p][LANGS.index(self.lang)]
 
+    def payee_gen(self, p: str) -> str:
+        """ru `каждого защитника` (the payee as `of …`), pt `de cada defensor`, en `of each defender`."""
+        return {
+            "declarer": ("of the declarer", "do declarante", "разыгрывающего"),
+            "declarers": ("of each player of the declaring side", "de cada declarante", "каждого из разыгрывающих"),
+            "defenders": ("of each defender", "de cada defensor", "каждого защитника"),
+            "seats": ("of each player", "de cada jogador", "каждого игрока"),
+            "sides": ("of each side", "de cada dupla", "каждой пары (обоих партнёров)"),
+            "dealer": ("of the dealer", "do distribuidor", "сдающего"),
+        }[p][LANGS.index(self.lang)]
+
     def value(self, name: str) -> str:
         """A named value: its number, its name in brackets (`66 (`minimum-bid`)`)."""
         v = self.values.get(name)
@@ -486,7 +501,7 @@ class Ctx:
         return pt_contract(text) if self.lang == "pt" else text
 
 
-PREC = {"if": 0, "or": 1, "and": 2, "not": 3, "cmp": 4, "any_seat": 4, "every_seat": 4,
+PREC = {"if": 0, "or": 1, "and": 2, "not": 3, "cmp": 4, "any_seat": 2.5, "every_seat": 2.5,
         "+": 5, "-": 5, "*": 6, "/": 6, "neg": 7}
 
 
@@ -502,6 +517,8 @@ class _Reader:
             return 9
         if e.op == "arith":
             return PREC[e.args[0]]
+        if e.op == "not" and isinstance(e.args[0], E) and e.args[0].op in ("any_seat", "every_seat"):
+            return PREC["any_seat"]          # `for no player, …` reaches as far as `for some player, …`
         return PREC.get(e.op, 9)
 
     def read(self, e, need: int) -> str:
@@ -554,9 +571,9 @@ class _Reader:
         if op == "call":
             name, *xs = a
             if name == "round":
-                return w["round"].format(x=self.read(xs[0], 5), n=self.read(xs[1], 5))
+                return w["round"].format(x=self.read(xs[0], 9), n=self.read(xs[1], 9))
             if name == "abs":
-                return w["abs"].format(x=self.read(xs[0], 5))
+                return w["abs"].format(x=self.read(xs[0], 9))
             words = [self.read(x, 5) for x in xs]
             return w["min" if name == "min" else "max"].format(xs=self.c.join_and(words))
         return e.text()
@@ -736,9 +753,9 @@ def sentence(text: str) -> str:
     if not text:
         return text
     i = 0
-    while i < len(text) and not text[i].isalnum():
+    while i < len(text) and not text[i].isalnum() and text[i] != "`":
         i += 1
-    if i < len(text) and text[i].islower():
+    if i < len(text) and text[i].islower():      # a name in `backquotes` keeps its case
         text = text[:i] + text[i].upper() + text[i + 1:]
     if text[-1] not in ".!?":
         text += "."

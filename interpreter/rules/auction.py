@@ -24,6 +24,13 @@ class Opener(RuleKind):
         if it.body.args["seat"] == "declarer":
             b.out.error(it.body.loc, "there is no declarer before the auction ends")
 
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        c = ctx.at(lang)
+        return c.say(lang, en="{s} speaks first in the auction; the turn then goes round the table",
+                     pt="Começa a licitar {s}; a vez passa depois à volta da mesa",
+                     ru="Торги начинает {s}, дальше по кругу", s=c.seat(it.body.args["seat"]))
+
 
 class _Bids(RuleKind):
     section, single, phase = "auction", True, "auction"
@@ -58,6 +65,19 @@ class NumericBids(_Bids):
         if f is not None:
             b.check_number(f, it.body.args["expr"], "the lowest bid", 0, 100000)
 
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        c, a = ctx.at(lang), it.body.args
+        step = a["step"]
+        return c.say(lang,
+                     en="A bid is a whole number of at least {f}" + (", in steps of {n}" if step > 1 else "")
+                     + ", higher than the highest bid so far; the highest bidder becomes the declarer",
+                     pt="Uma licitação é um número inteiro de pelo menos {f}" + (", de {n} em {n}" if step > 1 else "")
+                     + ", superior à licitação anterior; o maior licitante é o declarante",
+                     ru="Заявка — целое число не меньше, чем {f}" + (", с шагом {n}" if step > 1 else "")
+                     + ", и выше предыдущей заявки; победитель торгов становится разыгрывающим",
+                     f=c.f(a["expr"]), n=step)
+
 
 @register
 class LadderBids(_Bids):
@@ -71,6 +91,13 @@ class LadderBids(_Bids):
         b.g["auction_kind"] = "ladder"
         if not b.ladder:
             b.out.error(it.loc, "bids come from the ladder, but the tables have no `ladder`")
+
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        return ctx.at(lang).say(
+            lang, en="A bid is a contract of the ladder (the table of contracts), higher on the ladder than the highest bid so far",
+            pt="Uma licitação é um contrato da escala (a tabela de contratos), acima na escala da licitação anterior",
+            ru="Заявка — заказ из лестницы (таблицы заказов), выше по лестнице, чем предыдущая заявка")
 
 
 @register
@@ -89,6 +116,14 @@ class ExactBids(_Bids):
         b.g["auction_kind"] = "exact"
         _, b.g["min_bid"] = b.cc.compile(it.body.args["low"], AUCTION, NUM)
         _, b.g["max_bid"] = b.cc.compile(it.body.args["high"], AUCTION, NUM)
+
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        c, a = ctx.at(lang), it.body.args
+        return c.say(lang, en="Each player, in turn, bids once: a number from {lo} to {hi}; there is no pass and no declarer",
+                     pt="Cada jogador, pela ordem, licita uma vez: um número entre {lo} e {hi}; não há passe nem declarante",
+                     ru="Каждый игрок по очереди заявляет один раз: число не меньше, чем {lo}, и не больше, чем {hi}; паса и разыгрывающего нет",
+                     lo=c.f(a["low"]), hi=c.f(a["high"]))
 
 
 @register
@@ -117,6 +152,12 @@ class BidCondition(RuleKind):
             conds[idx] = f
         b.check_never_biddable(it)
 
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        c, a = ctx.at(lang), it.body.args
+        return c.say(lang, en="{k} may be bid only when {f}", pt="Só se pode licitar {k} quando {f}",
+                     ru="{k} можно заявить, только если {f}", k=c.contract(a["contract"]), f=c.f(a["expr"]))
+
 
 @register
 class BidRule(RuleKind):
@@ -133,6 +174,12 @@ class BidRule(RuleKind):
         if f is not None:
             b.g["bid_rules"] = b.g.get("bid_rules", ()) + ((it.name, f),)
 
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        c = ctx.at(lang)
+        return c.say(lang, en="A bid may be made only when {f}", pt="Só se pode licitar quando {f}",
+                     ru="Заявку можно сделать, только если {f}", f=c.f(it.body.args["expr"]))
+
 
 @register
 class OpenerBids(RuleKind):
@@ -143,6 +190,12 @@ class OpenerBids(RuleKind):
     def compile(cls, it, b):
         b.g["opener_must_bid"] = True
 
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        return ctx.at(lang).say(lang, en="The player who speaks first may not pass at their first turn",
+                                pt="Quem abre a licitação não pode passar na primeira vez",
+                                ru="Начинающий торги не может спасовать на первом ходу")
+
 
 @register
 class PassFinal(RuleKind):
@@ -152,6 +205,12 @@ class PassFinal(RuleKind):
     @classmethod
     def compile(cls, it, b):
         b.g["pass_final"] = True
+
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        return ctx.at(lang).say(lang, en="A pass is final: a player who has passed does not speak again",
+                                pt="Passar é definitivo: quem passou não volta a licitar",
+                                ru="Пас окончательный: спасовавший больше не торгуется")
 
 
 @register
@@ -171,6 +230,14 @@ class Reopen(RuleKind):
         if f and None not in idxs:
             b.g["reopen"] = (frozenset(idxs), f)
 
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        c, a = ctx.at(lang), it.body.args
+        return c.say(lang, en="A player who has passed may still bid {k} when {f}",
+                     pt="Quem passou ainda pode licitar {k} quando {f}",
+                     ru="Спасовавший всё же может заявить {k}, если {f}",
+                     k=c.join_or(c.contract(x) for x in a["contracts"]), f=c.f(a["expr"]))
+
 
 @register
 class Unpartnered(RuleKind):
@@ -180,6 +247,13 @@ class Unpartnered(RuleKind):
     @classmethod
     def compile(cls, it, b):
         b.g["unpartnered"] = True
+
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        return ctx.at(lang).say(
+            lang, en="When a contract that needs a partner finds none, its bidder may bid higher; otherwise the deal is annulled",
+            pt="Se um contrato que precisa de parceiro não é aceite, o proponente pode subir; caso contrário, a mão é anulada",
+            ru="Если на заказ, которому нужен партнёр, партнёр не нашёлся, заявивший может повысить заявку, иначе сдача аннулируется")
 
 
 @register
@@ -195,6 +269,17 @@ class AllPass(RuleKind):
     def compile(cls, it, b):
         b.g["all_pass_same_dealer"] = it.body.args["same_dealer"]
 
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        same = it.body.args["same_dealer"]
+        return ctx.at(lang).say(
+            lang, en="If every player passes without a bid, the deal is annulled: nobody scores, and "
+            + ("the same dealer deals again" if same else "the deal passes on"),
+            pt="Se todos passam sem licitar, a mão é anulada: ninguém pontua, e "
+            + ("o mesmo distribuidor volta a dar" if same else "a distribuição passa ao seguinte"),
+            ru="Если все спасовали без заявки, сдача аннулируется: никто ничего не записывает, и "
+            + ("сдаёт тот же сдающий" if same else "сдача переходит к следующему"))
+
 
 @register
 class BlindBidding(RuleKind):
@@ -204,3 +289,9 @@ class BlindBidding(RuleKind):
     @classmethod
     def compile(cls, it, b):
         b.g["blind"] = True
+
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        return ctx.at(lang).say(lang, en="A player may bid blind, without looking at their cards, until they look at them",
+                                pt="Pode-se licitar cego, sem ver as cartas, até as ver",
+                                ru="Можно торговаться втёмную, не глядя в свои карты, пока в них не посмотрел")

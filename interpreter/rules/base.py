@@ -62,6 +62,13 @@ class RuleKind:
         """The rule in words, as a player reads it (default: as written)."""
         return b_text(it)
 
+    @classmethod
+    def phrase(cls, it, lang: str, ctx) -> str:
+        """The rule as a sentence a player reads at the table, in `lang` (en, pt, ru),
+        built from the rule's parsed parts and the game's tables (``ctx``, a
+        ``phrasing.Ctx``). Every kind says it its own way."""
+        raise NotImplementedError(f"{cls.kind} has no phrasing")
+
 
 def b_text(it) -> str:
     return it.text or it.name

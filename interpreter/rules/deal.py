@@ -20,6 +20,19 @@ class Rotation(RuleKind):
     def compile(cls, it, b):
         b.g["direction"] = 1 if it.body.args["direction"] == "left" else -1
 
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        c = ctx.at(lang)
+        drawn = "random" in (it.text or "")     # the optional opening words leave no part of their own
+        left = it.body.args["direction"] == "left"
+        return c.say(lang,
+                     en=("The first dealer is drawn at random; " if drawn else "") + "the deal passes to the {d} after every deal",
+                     pt=("Sorteia-se o primeiro distribuidor; " if drawn else "") + "a distribuição passa {d} depois de cada mão",
+                     ru=("Первый сдающий выбирается случайно; " if drawn else "") + "после каждой сдачи сдача переходит {d}",
+                     d=c.pick("left (clockwise)" if left else "right (anticlockwise)",
+                              "à esquerda (sentido horário)" if left else "à direita (sentido anti-horário)",
+                              "влево (по часовой стрелке)" if left else "вправо (против часовой стрелки)"))
+
 
 @register
 class DealRounds(RuleKind):
@@ -52,6 +65,23 @@ class DealRounds(RuleKind):
             return
         b.g.setdefault("deal_steps", []).append(DealStep(rounds, a["cards"], a["talon"]))
 
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        c, a = ctx.at(lang), it.body.args
+        talon = a["talon"]
+        kw = dict(k=c.n(a["cards"], "card"), po=c.po(a["cards"]), t=c.n(talon, "card_acc"))
+        tail_en = ", and {t} to the talon after each round" if talon else ""
+        tail_pt = ", e {t} ao talão no fim de cada volta" if talon else ""
+        tail_ru = ", а в конце каждого круга {t} в прикуп" if talon else ""
+        if isinstance(a["rounds"], int):
+            return c.say(lang, en="Deal {r} of {k} to each player" + tail_en,
+                         pt="Dê {r} de {k} a cada jogador" + tail_pt,
+                         ru="Сдайте {r} {po} каждому игроку" + tail_ru, r=c.n(a["rounds"], "round"), **kw)
+        return c.say(lang, en="Deal rounds of {k} to each player" + tail_en + "; the number of rounds is {f}",
+                     pt="Dê voltas de {k} a cada jogador" + tail_pt + "; o número de voltas é {f}",
+                     ru="Сдайте каждому игроку {po} за круг" + tail_ru + "; число кругов: {f}",
+                     f=c.f(a["rounds"]), **kw)
+
 
 @register
 class Stock(RuleKind):
@@ -61,6 +91,12 @@ class Stock(RuleKind):
     @classmethod
     def compile(cls, it, b):
         b.g["stock"] = True
+
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        return ctx.at(lang).say(lang, en="The cards left undealt form a face-down stock",
+                                pt="As cartas que sobram formam o monte, virado para baixo",
+                                ru="Несданные карты образуют закрытую колоду")
 
 
 @register
@@ -85,6 +121,21 @@ class FaceUp(RuleKind):
                 "stock-top": "the top card of the stock is turned face up",
                 "stock-bottom": "the bottom card of the stock is turned face up"}[w]
 
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        w = it.body.args["where"]
+        en, pt, ru = {
+            "dealer-last": ("The dealer's last card is dealt face up; it stays the dealer's",
+                            "A última carta do distribuidor é dada virada para cima; continua a ser dele",
+                            "Последняя карта сдающего сдаётся открытой и остаётся у него"),
+            "stock-top": ("The top card of the stock is turned face up", "A carta de cima do monte é virada para cima",
+                          "Верхняя карта колоды открывается"),
+            "stock-bottom": ("The bottom card of the stock is turned face up; it is the last card drawn",
+                             "A carta de baixo do monte é virada para cima; é a última a ser comprada",
+                             "Нижняя карта колоды открывается; её берут последней"),
+        }[w]
+        return ctx.at(lang).say(lang, en=en, pt=pt, ru=ru)
+
 
 @register
 class FaceUpTrumps(RuleKind):
@@ -94,3 +145,8 @@ class FaceUpTrumps(RuleKind):
     @classmethod
     def compile(cls, it, b):
         b.g["face_up_trumps"] = True
+
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        return ctx.at(lang).say(lang, en="The suit of the face-up card is trumps", pt="O naipe da carta virada é trunfo",
+                                ru="Масть открытой карты — козырь")

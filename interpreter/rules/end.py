@@ -18,6 +18,12 @@ class GameEnd(RuleKind):
     def compile(cls, it, b):
         _, b.g["game_end"] = b.cc.compile(it.body.args["expr"], Scope("end"), BOOL)
 
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        c = ctx.at(lang)
+        return c.say(lang, en="The game ends after a deal when {f}", pt="O jogo termina depois de uma mão quando {f}",
+                     ru="Игра заканчивается после сдачи, если {f}", f=c.f(it.body.args["expr"]))
+
 
 @register
 class Winners(RuleKind):
@@ -43,3 +49,27 @@ class Winners(RuleKind):
                 _, pf = b.cc.compile(pe, Scope("end", seat=True), NUM)
             prefs.append((pk, pf))
         b.g["winner_prefs"] = tuple(prefs)
+
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        c, a = ctx.at(lang), it.body.args
+        kind, e = a["set"]
+        if kind == "every":
+            who = c.pick("all the players", "todos os jogadores", "все игроки")
+        else:
+            who = c.pick("the players for whom {f}", "os jogadores para quem {f}", "игроки, у которых {f}").format(f=c.f(e))
+        prefs = ""
+        for pk, pe in a["prefer"]:
+            if pk == "declarer":
+                prefs += c.pick(", then among them the declarer, if there", ", e entre eles o declarante, se lá estiver",
+                                ", из них — разыгрывающий, если он среди них")
+            else:
+                low = pk == "lowest"
+                x = c.f(pe, bare="plain")
+                prefs += c.pick(", then among them the one with the {h} {x}", ", e entre eles quem tiver {h} {x}",
+                                ", из них — тот, у кого {x} {h}").format(
+                    x=x, h=c.pick("lowest" if low else "highest", "menor" if low else "maior",
+                                  "меньше всех" if low else "больше всех"))
+        return c.say(lang, en="The winners are {w}{p}; players still equal share the win",
+                     pt="Ganham {w}{p}; os empatados partilham a vitória",
+                     ru="Побеждают {w}{p}; при равенстве победа делится", w=who, p=prefs)

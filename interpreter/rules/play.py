@@ -35,6 +35,17 @@ class FirstLead(RuleKind):
         if b.g.get("lead_card", -1) >= 0:
             b.out.error(it.body.loc, "the first lead is already given to the holder of a card")
 
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        c, a = ctx.at(lang), it.body.args
+        if a["expr"] is None:
+            return c.say(lang, en="{s} leads to the first trick", pt="Sai para a primeira vaza {s}",
+                         ru="В первую взятку ходит {s}", s=c.seat(a["seat"]))
+        return c.say(lang, en="{s} leads to the first trick when {f}, else {o}",
+                     pt="Sai para a primeira vaza {s} quando {f}; senão, {o}",
+                     ru="В первую взятку ходит {s}, если {f}, иначе — {o}",
+                     s=c.seat(a["seat"]), f=c.f(a["expr"]), o=c.seat(a["otherwise"]))
+
 
 @register
 class LeadCard(RuleKind):
@@ -50,6 +61,13 @@ class LeadCard(RuleKind):
         c = b.card(it.body.args["card"], it.body.args["card_locs"][0])
         if c is not None:
             b.g["lead_card"] = c
+
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        c = ctx.at(lang)
+        return c.say(lang, en="The player holding the {k} leads it to the first trick",
+                     pt="Quem tem a carta {k} sai com ela para a primeira vaza",
+                     ru="Игрок, у которого {k}, ходит этой картой в первую взятку", k=c.card(it.body.args["card"]))
 
 
 def _card_set(b, it, terms) -> CardSet | None:
@@ -121,6 +139,18 @@ class _Narrow(RuleKind):
             out.append(CARD_WORDS.get(kind) or (f"a {arg}" if kind == "suit" else f"the {arg}"))
         return " or ".join(out)
 
+    @classmethod
+    def phrase_parts(cls, it, c) -> dict:
+        """The pieces both kinds of follow and lead rule say: when, which cards, where."""
+        a = it.body.args
+        pre = ""
+        if a["void"]:
+            pre = c.pick("when void in the suit led, ", "sem cartas do naipe pedido, ", "не имея масти хода, ")
+        elif a["expr"] is not None:
+            pre = c.pick("while {f}, ", "enquanto {f}, ", "пока {f}, ").format(f=c.f(a["expr"]))
+        first = c.pick(" to the first trick", " na primeira vaza", " в первую взятку") if a["first"] else ""
+        return {"pre": pre, "k": c.card_terms(a["cards"]), "first": first}
+
 
 @register
 class Follow(_Narrow):
@@ -138,6 +168,13 @@ class Follow(_Narrow):
         return (pre + "must play " + cls.card_words(a["cards"]) + (" to the first trick" if a["first"] else "")
                 + " when able" + cls.when_words(a))
 
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        c = ctx.at(lang)
+        return c.say(lang, en="{pre}a player must play {k}{first} when able",
+                     pt="{pre}é obrigatório jogar {k}{first}, se possível",
+                     ru="{pre}игрок обязан сыграть {k}{first}, если может", **cls.phrase_parts(it, c))
+
 
 @register
 class Forbid(_Narrow):
@@ -154,6 +191,15 @@ class Forbid(_Narrow):
         return (f"may not {a['on']} " + cls.card_words(a["cards"]) + (" to the first trick" if a["first"] else "")
                 + " unless it holds nothing else" + cls.when_words(a))
 
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        c = ctx.at(lang)
+        lead = it.body.args["on"] == "lead"
+        return c.say(lang, en="{pre}a player may not " + ("lead" if lead else "play") + " {k}{first} unless they hold nothing else",
+                     pt="{pre}não se pode " + ("sair com" if lead else "jogar") + " {k}{first}, a não ser que não haja outra carta",
+                     ru="{pre}" + ("при заходе " if lead else "") + "нельзя играть {k}{first}, если есть другие карты",
+                     **cls.phrase_parts(it, c))
+
 
 @register
 class TrickWinner(RuleKind):
@@ -168,6 +214,19 @@ class TrickWinner(RuleKind):
     @classmethod
     def compile(cls, it, b):
         b.g["trick_trumps"] = it.body.args["trumps"]
+
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        if it.body.args["trumps"]:
+            return ctx.at(lang).say(
+                lang, en="The highest trump wins the trick; without a trump in it, the highest card of the suit led. "
+                "The winner leads to the next trick",
+                pt="Ganha a vaza o trunfo mais alto ou, sem trunfos, a carta mais alta do naipe pedido. Quem ganha sai a seguir",
+                ru="Взятку берёт старший козырь, а без козырей — старшая карта масти хода. Взявший ходит следующим")
+        return ctx.at(lang).say(
+            lang, en="The highest card of the suit led wins the trick; there are no trumps. The winner leads to the next trick",
+            pt="Ganha a vaza a carta mais alta do naipe pedido; não há trunfos. Quem ganha sai a seguir",
+            ru="Взятку берёт старшая карта масти хода; козырей нет. Взявший ходит следующим")
 
 
 @register
@@ -186,6 +245,14 @@ class OpenHand(RuleKind):
             _, f = b.cc.compile(it.body.args["expr"], PLAY, BOOL)
         b.g["open_hand"] = f if f is not True else (lambda st, env: True)
         b.need_declarer(it)
+
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        c, e = ctx.at(lang), it.body.args["expr"]
+        return c.say(lang, en="After the first trick the declarer's hand is laid face up" + (", when {f}" if e else ""),
+                     pt="Depois da primeira vaza, o declarante mostra a mão" + (", quando {f}" if e else ""),
+                     ru="После первой взятки разыгрывающий открывает свои карты" + (", если {f}" if e else ""),
+                     f=c.f(e))
 
 
 @register
@@ -206,6 +273,14 @@ class Concede(RuleKind):
         if not b.ladder:
             b.out.error(it.body.loc, "conceding needs contracts with trick goals (a ladder with least/most)")
 
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        c, e = ctx.at(lang), it.body.args["expr"]
+        return c.say(lang, en="The declarer may concede once the contract can no longer be made" + (", when {f}" if e else ""),
+                     pt="O declarante pode conceder quando o contrato já falhou" + (", se {f}" if e else ""),
+                     ru="Разыгрывающий может сдаться, когда заказ уже не выполнить" + (", если {f}" if e else ""),
+                     f=c.f(e))
+
 
 @register
 class Draw(RuleKind):
@@ -218,6 +293,12 @@ class Draw(RuleKind):
         if not b.g.get("stock"):
             b.out.error(it.body.loc, "the seats draw from the stock, but no rule of the deal forms one",
                         "add to the deal section: `stock: the other cards form the stock`")
+
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        return ctx.at(lang).say(lang, en="After each trick every player draws a card from the stock, the winner first",
+                                pt="Depois de cada vaza, cada jogador compra uma carta do monte, primeiro quem ganhou",
+                                ru="После каждой взятки все берут из колоды по карте, первым — взявший")
 
 
 @register
@@ -237,6 +318,16 @@ class Close(RuleKind):
         b.g["close"] = f
         if not b.g.get("stock"):
             b.out.error(it.body.loc, "there is no stock to close", "add `stock: the other cards form the stock`")
+
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        c, e = ctx.at(lang), it.body.args["expr"]
+        return c.say(lang, en="Before leading, the leader may close the stock" + (", when {f}" if e else "")
+                     + "; after that nobody draws",
+                     pt="Antes de sair, quem sai pode fechar o monte" + (", quando {f}" if e else "")
+                     + "; depois ninguém compra",
+                     ru="Перед ходом ходящий может закрыть колоду" + (", если {f}" if e else "")
+                     + "; после этого карт больше не берут", f=c.f(e))
 
 
 @register
@@ -261,6 +352,16 @@ class ExchangeTrump(RuleKind):
             b.out.error(it.body.loc, "the exchange takes the face-up card under the stock, but no rule turns one",
                         "add to the deal section: `turn-up: the bottom card of the stock is turned face up`")
 
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        c, a = ctx.at(lang), it.body.args
+        e = a["expr"]
+        return c.say(lang, en="Before leading, the leader may exchange the {r} of trumps for the face-up card"
+                     + (", when {f}" if e else ""),
+                     pt="Antes de sair, quem sai pode trocar o {r} de trunfo pela carta virada" + (", quando {f}" if e else ""),
+                     ru="Перед ходом ходящий может обменять {r} козырной масти на открытую карту" + (", если {f}" if e else ""),
+                     r=c.rank(a["rank"]), f=c.f(e))
+
 
 @register
 class DealEnd(RuleKind):
@@ -274,3 +375,10 @@ class DealEnd(RuleKind):
     @classmethod
     def compile(cls, it, b):
         _, b.g["deal_ends"] = b.cc.compile(it.body.args["expr"], PLAY, BOOL)
+
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        c = ctx.at(lang)
+        return c.say(lang, en="The deal ends at once, with cards still in hand, as soon as {f}",
+                     pt="A mão termina de imediato, mesmo com cartas na mão, assim que {f}",
+                     ru="Сдача заканчивается сразу, даже с картами на руках, как только {f}", f=c.f(it.body.args["expr"]))

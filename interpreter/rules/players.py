@@ -42,6 +42,21 @@ class Seats(RuleKind):
             return f"{a['range'][0]} to {a['range'][1]} players ({a['default']} by default)"
         return " or ".join(map(str, a["counts"])) + " players"
 
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        c, a = ctx.at(lang), it.body.args
+        if "range" in a:
+            lo, hi = a["range"]
+            return c.say(lang, en="The game is for {lo} to {hi} players, {d} by default",
+                         pt="Jogam de {lo} a {hi} jogadores, {d} por omissão",
+                         ru="Играют от {lo} до {hi} игроков, по умолчанию {d}", lo=lo, hi=hi, d=a["default"])
+        counts = a["counts"]
+        several = len(counts) > 1
+        return c.say(lang, en="The game is for {nums} {pl}" + (", {d} by default" if several else ""),
+                     pt="Jogam {nums} {pl}" + (", {d} por omissão" if several else ""),
+                     ru="Играют {nums} {pl}" + (", по умолчанию {d}" if several else ""),
+                     nums=c.join_or(map(str, counts)), pl=c.noun(counts[-1], "player"), d=a["default"])
+
 
 @register
 class SitOut(RuleKind):
@@ -59,6 +74,14 @@ class SitOut(RuleKind):
         if n not in b.g.get("seat_counts", (n,)):
             b.out.warn(it.body.loc, f"this rule never applies: the game is played by "
                        f"{' or '.join(map(str, b.g.get('seat_counts', ())))} seats, not {n}")
+
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        c = ctx.at(lang)
+        return c.say(lang, en="With {n} players the dealer sits the deal out: is dealt no cards and takes no part in it",
+                     pt="Com {n} jogadores, o distribuidor fica de fora: não recebe cartas nem joga a mão",
+                     ru="При {n} игроках сдающий отдыхает: карт не получает и в сдаче не участвует",
+                     n=it.body.args["when_seats"])
 
 
 @register
@@ -78,6 +101,12 @@ class StartScore(RuleKind):
             if v is not None:
                 b.g["start_score"] = v
 
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        c = ctx.at(lang)
+        return c.say(lang, en="Every player starts with a score of {f}", pt="Todos começam com a pontuação {f}",
+                     ru="Каждый начинает со счётом {f}", f=c.f(it.body.args["expr"]))
+
 
 @register
 class Partners(RuleKind):
@@ -90,6 +119,12 @@ class Partners(RuleKind):
         odd = [n for n in b.g.get("seat_counts", ()) if n % 2]
         if odd:
             b.out.error(it.body.loc, f"partners sit opposite each other, but {odd[0]} seats cannot pair up")
+
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        return ctx.at(lang).say(lang, en="Partners sit opposite each other; the two partnerships play against each other",
+                                pt="Os parceiros sentam-se frente a frente; as duas duplas jogam uma contra a outra",
+                                ru="Партнёры сидят друг напротив друга; две пары играют друг против друга")
 
 
 @register
@@ -110,3 +145,11 @@ class Counter(RuleKind):
             return
         b.g["counters"] = b.g.get("counters", ()) + ((name, a["start"]),)
         b.cc.counters[name] = True
+
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        a = it.body.args
+        return ctx.at(lang).say(lang, en="Each player keeps a count of `{x}` from deal to deal, starting at {s}",
+                                pt="Cada jogador guarda uma contagem `{x}` de mão para mão, a começar em {s}",
+                                ru="Каждый игрок ведёт от сдачи к сдаче счётчик `{x}`, начиная с {s}",
+                                x=a["name"], s=a["start"])

@@ -24,6 +24,12 @@ class DealPoints(RuleKind):
     def compile(cls, it, b):
         _, b.g["deal_points"] = b.cc.compile(it.body.args["expr"], Scope("play", seat=True), NUM)
 
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        c = ctx.at(lang)
+        return c.say(lang, en="A player's points for the deal are {f}", pt="Os pontos de cada jogador na mão são {f}",
+                     ru="Очки игрока за сдачу: {f}", f=c.f(it.body.args["expr"]))
+
 
 @register
 class Made(RuleKind):
@@ -38,6 +44,12 @@ class Made(RuleKind):
     def compile(cls, it, b):
         _, b.g["made"] = b.cc.compile(it.body.args["expr"], DEAL, BOOL)
         b.need_declarer(it)
+
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        c = ctx.at(lang)
+        return c.say(lang, en="The contract is made when {f}", pt="O contrato é cumprido quando {f}",
+                     ru="Заказ выполнен, если {f}", f=c.f(it.body.args["expr"]))
 
 
 @register
@@ -73,6 +85,15 @@ class Let(RuleKind):
                     b.cc.let_seat.add(name)
                 b.cc.lets[name] = (t, f, b.cc.last_cost)
 
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        c, a = ctx.at(lang), it.body.args
+        fixed = it.section == "scoring"
+        return c.say(lang, en="`{x}` means {f}" + (" (worked out when the deal ends)" if fixed else ""),
+                     pt="`{x}` quer dizer {f}" + (" (calculado no fim da mão)" if fixed else ""),
+                     ru="`{x}` — это {f}" + (" (вычисляется в конце сдачи)" if fixed else ""),
+                     x=a["name"], f=c.f(a["expr"]))
+
 
 def _when(it, b):
     e = it.body.args.get("when")
@@ -96,6 +117,14 @@ class _Statement(RuleKind):
         if p == "dealer":
             b.dealer_statements.append(it)
 
+    @classmethod
+    def phrase_when(cls, it, c) -> str:
+        """`When CONDITION, ` before a statement, or nothing."""
+        e = it.body.args.get("when")
+        if e is None:
+            return ""
+        return c.pick("when {f}, ", "quando {f}, ", "если {f}, ").format(f=c.f(e))
+
 
 @register
 class Score(_Statement):
@@ -113,6 +142,13 @@ class Score(_Statement):
         _, f = b.cc.compile(it.body.args["expr"], SEAT, NUM)
         if f is not None and ok:
             b.statements.append(Statement(it.body.args["payee"], (("score", f),), when, it.name))
+
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        c, a = ctx.at(lang), it.body.args
+        return c.say(lang, en="{w}{p} scores {f}", pt="{w}{p} soma à sua pontuação {f}",
+                     ru="{w}к счёту {g} прибавляется {f}",
+                     w=cls.phrase_when(it, c), p=c.payee(a["payee"]), g=c.payee_gen(a["payee"]), f=c.f(a["expr"]))
 
 
 class _CounterStatement(_Statement):
@@ -138,6 +174,18 @@ class _CounterStatement(_Statement):
         _, f = b.cc.compile(a["expr"], SEAT, NUM)
         if f is not None and ok:
             b.statements.append(Statement(a["payee"], ((cls.how, name, f),), when, it.name))
+
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        c, a = ctx.at(lang), it.body.args
+        x = c.pick("their score", "a pontuação", "счёт") if a["counter"] == "score" else f"`{a['counter']}`"
+        if cls.how == "set":
+            return c.say(lang, en="{w}for {p}, {x} becomes {f}", pt="{w}{x} passa a ser {f} {q}",
+                         ru="{w}{q} {x} становится равным {f}",
+                         w=cls.phrase_when(it, c), p=c.payee(a["payee"]), q=c.payee_of(a["payee"]), x=x, f=c.f(a["expr"]))
+        return c.say(lang, en="{w}for {p}, {x} goes up by {f}", pt="{w}{x} aumenta {f} {q}",
+                     ru="{w}{q} {x} увеличивается на {f}",
+                     w=cls.phrase_when(it, c), p=c.payee(a["payee"]), q=c.payee_of(a["payee"]), x=x, f=c.f(a["expr"]))
 
 
 @register
