@@ -25,6 +25,12 @@ class RandomAgent:
         s = deal.turn
         if deal.phase == AUCTION:
             if g.auction_kind == "exact":
+                # a bid drawn from the range; only if the rules on bids refuse it, from the legal ones
+                lo, hi, _ = Auction.bid_range(deal, s)
+                if hi >= lo:
+                    v = lo + rng._randbelow(hi - lo + 1)
+                    if Auction.bid_ok(deal, s, v):
+                        return c.number_bid(v)
                 bids = list(Auction.bid_list(deal, s))
                 return c.number_bid(bids[rng._randbelow(len(bids))]) if bids else c.PASS
             blind = g.blind and not deal.looked[s]
