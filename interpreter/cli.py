@@ -114,6 +114,24 @@ def build_parser():
     pl.add_argument("--record", metavar="FILE", help="write the game as a hand record as it goes")
     pl.add_argument("--resume", metavar="FILE", help="continue the game recorded in FILE")
     pl.set_defaults(func=cmd_play)
+
+    ls = sub.add_parser("list", help="the bundled specs: the games, each with its variants")
+    ls.add_argument("--json", action="store_true")
+    ls.set_defaults(func=cmd_list)
+
+    sh = sub.add_parser("show", help="print a spec's rule file and its tables file")
+    sh.add_argument("spec", metavar="SPEC")
+    only = sh.add_mutually_exclusive_group()
+    only.add_argument("--rules", action="store_true", help="only the rule file (.talon), as it is")
+    only.add_argument("--tables", action="store_true", help="only the tables file (.yaml), as it is")
+    sh.set_defaults(func=cmd_show)
+
+    nw = sub.add_parser("new", help="write the skeleton of a variant (a house rule) of a spec")
+    nw.add_argument("variant", metavar="VARIANT", help="the variant's name (lowercase letters, digits, hyphens)")
+    nw.add_argument("--from", dest="base", metavar="BASE", required=True, help="the spec it extends")
+    nw.add_argument("--out", metavar="FILE", help="where to write it (default: VARIANT.talon here); never overwritten")
+    nw.add_argument("--title", help="its title (default: the base's title, with house rules)")
+    nw.set_defaults(func=cmd_new)
     return p
 
 
@@ -662,6 +680,320 @@ def cmd_play(args) -> int:
     if bad:
         return bad
     return play_terminal(args)
+
+
+# ------------------------------------------------------------------ list, show, new
+def _head(path):
+    """The header of a spec file (kind, name, title, extends, tables), or None."""
+    from .language.read import parse
+    from .spec import read_text
+    out = Collector()
+    text = read_text(path, out)
+    if text is None:
+        return None
+    return parse(text, str(path), out)
+
+
+def bundled_specs() -> list:
+    """Every bundled spec: {name, title, kind, base (what a variant extends), game (the
+    game at the root of its chain)}, games first, each followed by its variants."""
+    from .resources import specs_dir
+    from .spec import bundled_names
+    heads = {}
+    for name in bundled_names():
+        sf = _head(specs_dir() / f"{name}.talon")
+        heads[name] = {"name": name, "title": sf.title if sf else "", "kind": sf.kind if sf else "game",
+                       "base": sf.extends if sf and sf.kind == "variant" else None}
+
+    def root(name, seen=()):
+        base = heads.get(name, {}).get("base")
+        return name if not base or base not in heads or name in seen else root(base, seen + (name,))
+    for h in heads.values():
+        h["game"] = root(h["name"])
+    games = sorted(n for n, h in heads.items() if h["game"] == n)
+    out = []
+    for gname in games:
+        out.append(heads[gname])
+        out += sorted((h for n, h in heads.items() if h["game"] == gname and n != gname), key=lambda h: h["name"])
+    return out
+
+
+def cmd_list(args) -> int:
+    specs = bundled_specs()
+    if args.json:
+        print(json.dumps(specs, indent=2, ensure_ascii=False))
+        return EXIT_OK
+    width = max(len(h["name"]) for h in specs) + 2
+    games = [h for h in specs if h["kind"] != "variant"]
+    _say(f"{len(games)} games and {len(specs) - len(games)} variants are bundled "
+         "(`talon show NAME` prints one, `talon play NAME` plays it):")
+    for h in specs:
+        if h["kind"] != "variant":
+            _say("")
+            _say(f"{h['name']:<{width + 2}}{h['title']}")
+        else:
+            _say(f"  {h['name']:<{width}}{h['title']} (variant of {h['base']})")
+    return EXIT_OK
+
+
+def _tables_path(spec_path, sf):
+    from pathlib import Path
+    return (Path(spec_path).parent / sf.tables) if sf and sf.tables else None
+
+
+def cmd_show(args) -> int:
+    """Print a spec's rule file and the tables file it names, as they are."""
+    from .spec import resolve
+    bad = _spec_usage(args.spec) or _not_a_spec_usage(args.spec)
+    if bad:
+        return bad
+    path = resolve(args.spec)
+    from .spec import read_text
+    out = Collector()
+    text = read_text(path, out)
+    if text is None:
+        return _usage(out.diagnostics[0].message if out.diagnostics else f"cannot read {path}")
+    sf = _head(path)
+    tpath = _tables_path(path, sf)
+    ttext = None
+    if tpath is not None:
+        tout = Collector()
+        ttext = read_text(tpath, tout, "table file")
+        if ttext is None:
+            _err(f"talon: {path.name} names the tables file `{sf.tables}`, which cannot be read"
+                 + (f": {tout.diagnostics[0].message}" if tout.diagnostics else ""))
+            return EXIT_INVALID
+    if args.rules:
+        sys.stdout.write(_clean(text))
+        return EXIT_OK
+    if args.tables:
+        if ttext is None:
+            return _usage(f"{path.name} names no tables file of its own"
+                          + (f": it uses those of its base (`talon show {sf.extends} --tables`)"
+                             if sf and sf.extends else ""))
+        sys.stdout.write(_clean(ttext))
+        return EXIT_OK
+    _say(f"==> {path.name} <==")
+    sys.stdout.write(_clean(text) if text.endswith("\n") else _clean(text) + "\n")
+    if ttext is not None:
+        _say("")
+        _say(f"==> {tpath.name} <==")
+        sys.stdout.write(_clean(ttext) if ttext.endswith("\n") else _clean(ttext) + "\n")
+    elif sf and sf.kind == "variant":
+        _say("")
+        _say(f"({path.name} names no tables file of its own: it uses those of {sf.extends}; "
+             f"see `talon show {sf.extends}`)")
+    return EXIT_OK
+
+
+def _not_a_spec_usage(ref: str):
+    problem = _not_a_spec(ref)
+    if problem:
+        msg, hint = problem
+        return _usage(msg + (f" ({hint})" if hint else ""))
+    return None
+
+
+_SPECNAME = re.compile(r"[a-z0-9][a-z0-9-]*")
+
+
+def cmd_new(args) -> int:
+    """Write the skeleton of a variant: its header, and commented examples of each kind
+    of edit, using the base's own rules and values (each example, uncommented, validates)."""
+    import os
+    from pathlib import Path
+
+    from .records import output_problem
+    from .resources import specs_dir
+    from .spec import bundled_names, load, resolve
+    name = args.variant
+    if not _SPECNAME.fullmatch(name):
+        hint = ""
+        if name.endswith(".talon") or "/" in name:
+            stem = Path(name).stem
+            hint = (f" (give the name, and the file with --out: "
+                    f"`talon new {stem.lower()} --from {args.base} --out {name}`)")
+        return _usage(f"`{name}` is not a name for a variant: use lowercase letters, digits and hyphens{hint}")
+    bad = _spec_usage(args.base) or _not_a_spec_usage(args.base)
+    if bad:
+        return bad
+    base_path = resolve(args.base)
+    bundled = os.path.realpath(base_path.parent) == os.path.realpath(specs_dir())
+    base_name = base_path.stem
+    if name == base_name or name in bundled_names():
+        return _usage(f"`{name}` is the name of {'its base' if name == base_name else 'a bundled spec'}: "
+                      f"a variant needs a name of its own")
+    out_path = Path(args.out) if args.out else Path(f"{name}.talon")
+    if not bundled:
+        # `extends NAME` finds a bundled spec, or NAME.talon beside the variant.
+        if not _SPECNAME.fullmatch(base_name) or base_name in bundled_names():
+            return _usage(f"a variant extends a bundled spec, or a spec named like `my-game.talon` beside it; "
+                          f"`{base_path}` cannot be named that way")
+        if os.path.realpath(out_path.parent if str(out_path.parent) else ".") != os.path.realpath(base_path.parent):
+            return _usage(f"a variant of {base_path} must be written beside it: "
+                          f"--out {base_path.parent / (name + '.talon')}")
+    if out_path.suffix != ".talon":
+        return _usage(f"{out_path}: a spec file's name ends with .talon")
+    if os.path.lexists(out_path):
+        return _usage(f"{out_path} already exists: talon new never overwrites a file (choose another --out)")
+    problem = output_problem(str(out_path))
+    if problem:
+        return _usage(problem)
+    base = load(args.base)            # a base that does not load is reported (exit 1)
+    title = args.title if args.title is not None else f"{base.title}, house rules"
+    if '"' in title or "\n" in title or not title.strip():
+        return _usage("the title is one line of text without double quotes")
+    try:
+        text = variant_skeleton(name, title, base, base_name, out_path.parent)
+    except OSError as e:            # the folder cannot be written (the trial file beside the variant)
+        return _usage(f"cannot write {out_path}: {e.strerror or e}")
+    try:
+        with open(out_path, "x", encoding="utf-8") as fh:
+            fh.write(text)
+    except FileExistsError:
+        return _usage(f"{out_path} already exists: talon new never overwrites a file (choose another --out)")
+    except OSError as e:
+        return _usage(f"cannot write {out_path}: {e.strerror or e}")
+    _say(f"wrote {out_path}: variant {name} of {base_name}, with commented examples of each edit")
+    _say(f"next: uncomment and edit the lines you want, then `talon validate {out_path}` and "
+         f"`talon diff {args.base} {out_path}`")
+    return EXIT_OK
+
+
+_ADD_BODIES = ("must play a card that beats the trick when able", "must play a trump when able",
+               "must play a card of the suit led when able")
+
+
+def variant_skeleton(name: str, title: str, base, base_name: str, folder) -> str:
+    """The text of a new variant of `base`: the header, then one commented example of
+    replace, add … after, remove and set values (or set points), each chosen among the
+    base's rules and values so that, uncommented, the variant still validates."""
+    from .language.tree import SECTIONS
+    head = f'variant {name} "{title}"\nextends {base_name}\n'
+    rules = base.rules
+    trial = _Trial(head, folder)
+    try:
+        edits = []                  # (section, line)
+        def kind(n):
+            return rules[n].body.kind if rules[n].body is not None else ""
+        # The rules a house rule most often touches first: how cards may be played, then
+        # conditions on bids and melds, then the rest of the play, scoring, the others.
+        prefer = {"follow": 0, "forbid": 0, "meld_announce": 1, "bid_rule": 1, "bid_condition": 1,
+                  "meld_counts": 1, "concede": 2, "close": 2, "exchange_trump": 2}
+        order = sorted(rules, key=lambda n: (prefer.get(kind(n), 3), rules[n].section != "play",
+                                             SECTIONS.index(rules[n].section) if rules[n].section in SECTIONS
+                                             else 99))
+        # replace: a rule with its own body, to be edited
+        for n in order:
+            it = rules[n]
+            line = f"replace {n} [house]: {it.text}"
+            if it.text and trial.ok([(it.section, line)]):
+                edits.append((it.section, line))
+                replaced = n
+                break
+        else:
+            replaced = None
+        # add … after: a new rule after one of the base's
+        used = set(rules)
+        new_name = next(c for c in ("house-rule", "my-rule", "house-rule-2") if c not in used)
+        done, after = False, None
+        narrowing = [n for n in rules if kind(n) in ("follow", "forbid")]
+        for n in list(reversed(narrowing)) + order:     # after the last rule on what may be played
+            it = rules[n]
+            if it.section != "play" or done:
+                continue
+            for body in _ADD_BODIES:
+                line = f"add {new_name} [house] after {n}: {body}"
+                if body != it.text and trial.ok(edits + [(it.section, line)]):
+                    edits.append((it.section, line))
+                    after = n
+                    done = True
+                    break
+        # remove: a rule the game can do without
+        keep = {"seats", "start_score", "rotation", "deal_rounds", "trick_winner", "game_end", "winners",
+                "first_lead", "lead_card", "opener", "face_up", "face_up_trumps", "partners", "stock", "draw",
+                "deal_end", "deal_points", "counter", "exact_bids", "numeric_bids", "ladder_bids", "pass_cards"}
+        for n in order:
+            if n in (replaced, after) or kind(n) in keep:
+                continue
+            line = f"remove {n}"
+            if trial.ok(edits + [(rules[n].section, line)]):
+                edits.append((rules[n].section, line))
+                break
+        # set values (or set points): a value of the base's tables, as it is now
+        values = base.tables_data.get("values") or {}
+        numbers = [(k, v) for k, v in values.items() if isinstance(v, int) and not isinstance(v, bool)]
+        for key, v in sorted(numbers, key=lambda kv: -abs(kv[1])):
+                line = f"set values {key} to {v}"
+                if trial.ok(edits + [("tables", line)]):
+                    edits.append(("tables", line))
+                    break
+        else:
+            for c, pts in zip(base.card_names, base.card_points):
+                if pts:
+                    line = f"set points {c} to {pts}"
+                    if trial.ok(edits + [("tables", line)]):
+                        edits.append(("tables", line))
+                    break
+    finally:
+        trial.close()
+    lines = [f"# {name}: house rules for {base.title} (`{base_name}`).",
+             "# A variant says only what differs from its base. Uncomment (remove the `# `) and edit",
+             f"# the lines you want: each names a rule of {base_name} (`talon show {base_name}` prints them",
+             "# all). `talon validate` checks this file; `talon diff` shows what it changes.",
+             head.rstrip("\n")]
+    what = {"replace": "replace a rule: the same name, a new body",
+            "add": "add a rule: a new name, placed after (or before) one of the base's",
+            "remove": "remove a rule",
+            "set": "set a value of the tables: set values NAME to N, set points CARD to N"}
+    by_section = {}
+    for sec, line in edits:
+        by_section.setdefault(sec, []).append(line)
+    for sec in SECTIONS:
+        if sec not in by_section:
+            continue
+        lines.append("")
+        lines.append(f"# {sec}:")
+        for line in by_section[sec]:
+            lines.append(f"#   ({what[line.split()[0]]})")
+            lines.append(f"#   {line}")
+    return "\n".join(lines) + "\n"
+
+
+class _Trial:
+    """Validate candidate edits of a new variant: a temporary spec file beside where the
+    variant goes (so that its `extends` finds the same base), removed at the end."""
+
+    def __init__(self, head: str, folder):
+        import os
+        import tempfile
+        self.head = head
+        fd, self.path = tempfile.mkstemp(dir=str(folder) or ".", prefix=".talon-new-", suffix=".talon")
+        os.close(fd)
+        self.cache = {}
+
+    def ok(self, edits) -> bool:
+        from .language.tree import SECTIONS
+        key = tuple(edits)
+        if key in self.cache:
+            return self.cache[key]
+        text = self.head
+        for sec in SECTIONS:
+            lines = [line for s, line in edits if s == sec]
+            if lines:
+                text += f"\n{sec}:\n" + "".join(f"  {line}\n" for line in lines)
+        with open(self.path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        out, game, status = validate_one(self.path)
+        self.cache[key] = ok = status == EXIT_OK and game is not None
+        return ok
+
+    def close(self):
+        import os
+        try:
+            os.unlink(self.path)
+        except OSError:
+            pass
 
 
 if __name__ == "__main__":
