@@ -132,6 +132,9 @@ def build_parser():
     nw.add_argument("--out", metavar="FILE", help="where to write it (default: VARIANT.talon here); never overwritten")
     nw.add_argument("--title", help="its title (default: the base's title, with house rules)")
     nw.set_defaults(func=cmd_new)
+
+    from . import explain as explain_cmd      # talon explain: the rulebook from the spec
+    explain_cmd.add_parser(sub)
     return p
 
 
