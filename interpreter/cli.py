@@ -295,7 +295,7 @@ def _run_options(p):
     p.add_argument("--max-deals", type=int, default=None, metavar="N",
                    help="with --games: cut a game off after N deals (default 1000)")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--seats", type=int, default=None, help="number of seats (default: the spec's first)")
+    p.add_argument("--seats", type=int, default=None, help="number of seats (default: the spec's default seat count)")
     p.add_argument("--workers", type=int, default=1, help="local processes to use (default 1)")
     p.add_argument("--backend", choices=("local", "dask"), default="local",
                    help="where to run: local processes, or a Dask distributed cluster (needs talon[dask])")
@@ -344,8 +344,9 @@ MAX_WORKERS = 64
 
 
 def _seats(args, game) -> int:
-    """--seats as given (0 included, to be refused), else the spec's first seat count."""
-    return args.seats if args.seats is not None else game.seat_counts[0]
+    """--seats as given (0 included, to be refused), else the spec's default seat count."""
+    from .simulate import default_seats
+    return args.seats if args.seats is not None else default_seats(game)
 
 
 def _spec_usage(*refs) -> int | None:

@@ -11,7 +11,12 @@ chunks and run on any number of processes (``workers``) or on a Dask cluster
 sums, merge to the same numbers in any order.
 
 Statistics are accumulated (memory stays flat however many deals are played); records
-are handed to a callback in deal order as they are produced.
+are handed to a callback in deal order as they are produced. What is counted follows
+what the spec declares, never a game's name: contracts and roles where an auction makes a
+declarer; per seat position (and per side, with partners) score change, tricks and deal
+points; bids made where every seat bids an exact number; how often each yes/no `let` of
+the scoring holds; the deal's events (stock closed, deal ended early); per-seat counters;
+and which way a score is good for the player, read from the winners rule.
 
 ``compare`` plays the same deals (same seeds, same agents) under two specs and pairs
 the per-deal figures, so the difference a house rule makes comes with a confidence
@@ -29,6 +34,7 @@ from fractions import Fraction
 
 from .agents import RandomAgent, play_deal
 from .engine import Match
+from .engine.env import Env
 from .records import deal_record
 
 NAMES = "ABCDEFGH"
@@ -122,10 +128,11 @@ class Acc:
         h = Z95 * math.sqrt(self.var / self.n) if self.n > 1 else 0.0
         return (m - h, m + h)
 
-    def to_json(self, digits: int = 3) -> dict:
+    def to_json(self, digits: int = 3, div: int = 1) -> dict:
+        """n, mean, sd and the interval of the mean (of the values divided by `div`)."""
         lo, hi = self.ci()
-        return {"n": self.n, "mean": round(self.mean, digits), "sd": round(math.sqrt(self.var), digits),
-                "ci95": [round(lo, digits), round(hi, digits)]}
+        return {"n": self.n, "mean": round(self.mean / div, digits), "sd": round(math.sqrt(self.var) / div, digits),
+                "ci95": [round(lo / div, digits), round(hi / div, digits)]}
 
 
 def _merge_counter(a: Counter, b: Counter):
@@ -179,70 +186,282 @@ class Role:
         _merge_counter(self.hist, o.hist)
 
 
+def acc_of(hist) -> Acc:
+    """The exact count, sum and sum of squares of values kept as a histogram."""
+    acc = Acc()
+    for v, c in hist.items():
+        if isinstance(v, float):
+            v = Fraction(v)
+        acc.n += c
+        acc.s += v * c
+        acc.ss += v * v * c
+    return acc
+
+
 class Position:
-    __slots__ = ("delta", "points", "declarer", "made")
+    """One seat position relative to the dealer: its score change (every deal), deal
+    points and tricks (deals played), auctions won and made, and in exact auctions its
+    bids and how many it made exactly. Values are kept as histograms (one dict update a
+    seat and deal; the means and intervals are worked out from them, exactly)."""
+    __slots__ = ("hist", "tricks_hist", "points_hist", "declarer", "made")
 
     def __init__(self):
-        self.delta, self.points, self.declarer, self.made = Acc(), Acc(), 0, 0
+        self.hist, self.tricks_hist, self.points_hist = Counter(), Counter(), Counter()
+        self.declarer = self.made = 0
+
+    delta = property(lambda self: acc_of(self.hist))
+    tricks = property(lambda self: acc_of(self.tricks_hist))
+    points = property(lambda self: acc_of(self.points_hist))
 
     def merge(self, o):
-        self.delta.merge(o.delta)
-        self.points.merge(o.points)
+        for k in ("hist", "tricks_hist", "points_hist"):
+            _merge_counter(getattr(self, k), getattr(o, k))
         self.declarer += o.declarer
         self.made += o.made
+
+
+class Side:
+    """A fixed partnership, by its seats' positions: histograms of the sum over its
+    seats of the score change (every deal), and of the tricks and deal points (deals
+    played)."""
+    __slots__ = ("hist", "tricks_hist", "points_hist")
+
+    def __init__(self):
+        self.hist, self.tricks_hist, self.points_hist = Counter(), Counter(), Counter()
+
+    delta = property(lambda self: acc_of(self.hist))
+    tricks = property(lambda self: acc_of(self.tricks_hist))
+    points = property(lambda self: acc_of(self.points_hist))
+
+    def merge(self, o):
+        for k in ("hist", "tricks_hist", "points_hist"):
+            _merge_counter(getattr(self, k), getattr(o, k))
+
+
+def better_words(better: str | None) -> str | None:
+    """"higher is better" / "lower is better" (for the player), or None."""
+    return f"{better} is better" if better else None
+
+
+def score_direction(game, seats: int | None = None) -> str | None:
+    """Which way a score is good for a player, read from the spec's winners rule:
+    "higher", "lower", or None when the rule does not say. The rule's formulas are asked
+    about a seat with a very high and with a very low score: the seats it picks
+    (`seats with …`) decide; else the first `then the highest/lowest …` that moves
+    with the score does."""
+    n = seats or default_seats(game)
+    big = 10 ** 9
+    failed = (ArithmeticError, LookupError, TypeError, ValueError, AttributeError)
+    try:
+        hi, lo = game.new_deal(n, 0, [big] * n), game.new_deal(n, 0, [-big] * n)
+    except failed:
+        return None
+    env = Env(seat=0)
+    _, f = game.winner_set
+    if f is not None:
+        try:
+            a, b = bool(f(hi, env)), bool(f(lo, env))
+        except failed:
+            a = b = False
+        if a != b:
+            return "higher" if a else "lower"
+    for kind, f in game.winner_prefs:
+        if kind not in ("highest", "lowest") or f is None:
+            continue
+        try:
+            a, b = f(hi, env), f(lo, env)
+        except failed:
+            continue
+        if a != b:
+            return "higher" if (a > b) == (kind == "highest") else "lower"
+    return None
+
+
+def default_seats(game) -> int:
+    """The seat count a spec is played by when none is asked for: its default, else the
+    first it allows."""
+    return game.default_seats or game.seat_counts[0]
+
+
+def side_label(key) -> str:
+    return " & ".join(position_label(p, 0) for p in key)
 
 
 class Stats:
     """Everything a run counts, for one spec. Picklable, mergeable, order-free."""
 
     def __init__(self, spec: str, seats: int, has_points: bool = True, direction: int = 1,
-                 better: str | None = None, dealer_sits_out: bool = False):
+                 better: str | None = None, dealer_sits_out: bool = False, has_declarer: bool = True,
+                 exact: bool = False, partners: bool = False, lets=(), counters=(),
+                 closes: bool = False, ends_early: bool = False):
         self.spec, self.seats, self.has_points, self.direction = spec, seats, has_points, direction
         self.better = better                        # "lower" or "higher" scores win, if the spec says
         self.dealer_sits_out = dealer_sits_out
+        self.has_declarer, self.exact, self.partners = has_declarer, exact, partners
+        self.closes, self.ends_early = closes, ends_early   # the spec can close the stock / end a deal early
         self.deals = 0
         self.annulled = self.abandoned = self.conceded = 0
-        self.played = self.made = 0                 # deals with a declarer; made among them
+        self.played = self.made = 0                 # deals played (with a declarer, where there is one); made
         self.blind = self.blind_made = 0
-        self.contracts: dict = {}                   # (order, label) -> [bid, made, Acc declarer delta]
+        self.contracts: dict = {}                   # (order, label) -> [played, made, Acc declarer delta]
         self.in_auction: Counter = Counter()        # (order, label) -> deals where it was bid at all
         self.role = {"declarer": Role(), "defender": Role()}
         self.position = [Position() for _ in range(seats)]
+        self.sides: dict = {}                       # positions of a partnership -> Side
+        self._cache: dict = {}                      # (dealer, sides) -> positions (see _positions)
+        # events read from the deal
+        self.closed = self.closer_gained = self.ended_early = 0
+        # the scoring's yes/no `let`s: name -> [holds per position] (one slot for a single value)
+        self.let_defs = tuple((name, bool(per_seat)) for name, per_seat in lets)
+        self.let_hold = {name: [0] * (seats if ps else 1) for name, ps in self.let_defs}
+        self.let_deals = 0                          # deals whose lets were worked out (not annulled)
+        self.let_seats = [0] * seats                # … and their active seats, by position
+        self.let_other: set = set()                 # lets seen with a value that is not yes/no
+        # per-seat counters at the end of each deal
+        self.counter_names = tuple(counters)
+        self.counter_hist = {name: Counter() for name in self.counter_names}   # value -> seat-deals
+        # exact auctions: (position, bid, tricks) -> seat-deals; deals whose bids add up to fewer,
+        # exactly, more than the tricks; seat-deals and bids made by tricks in the deal
+        self.bid_tricks: Counter = Counter()
+        self.bid_totals = [0, 0, 0]
+        self.size_n: Counter = Counter()
+        self.size_made: Counter = Counter()
         # whole games
         self.games = self.games_over = 0
         self.length, self.length_hist = Acc(), Counter()
         self.spread = Acc()
         self.winner_position = [0] * seats          # wins (alone or shared) by position from the first dealer
-        self.shared = 0
+        self.side_wins: Counter = Counter()         # partnerships: wins by the side's positions
+        self.shared = self.no_winner = 0
+        self.counter_ever = {name: [0] * seats for name in self.counter_names}   # seat-games > 0 at some point
+        self.counter_ever_any = {name: 0 for name in self.counter_names}         # games where some seat's was
         self.seconds = 0.0
 
     # -------------------------------------------------------------- adding
+    def _positions(self, deal):
+        """Each seat's position relative to the dealer, the histograms a seat's figures
+        go to, and each fixed side's (its Side and seats); cached by dealer and sides."""
+        key = (deal.dealer, tuple(deal.sides) if self.partners else None)
+        got = self._cache.get(key)
+        if got is None:
+            n, dealer, dirn = self.seats, deal.dealer, self.direction
+            P = [((s - dealer) * dirn) % n for s in range(n)]
+            pos = [self.position[p] for p in P]
+            sides = []
+            if self.partners:
+                for side in deal.sides:
+                    k = tuple(sorted(P[s] for s in side))
+                    sd = self.sides.get(k)
+                    if sd is None:
+                        sd = self.sides[k] = Side()
+                    sides.append((sd, side))
+            got = self._cache[key] = (P, [q.hist for q in pos], [q.tricks_hist for q in pos],
+                                      [q.points_hist for q in pos], sides)
+        return got
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state["_cache"] = {}                        # references into the figures: rebuilt as needed
+        return state
+
     def add(self, deal, game=None):
         """Count one finished deal."""
         game = game or deal.game
-        n = self.seats
         self.deals += 1
-        dealer, dirn = deal.dealer, self.direction
         deltas = deal.deltas
         pos = self.position
-        for s in range(n):
-            pos[((s - dealer) * dirn) % n].delta.add(deltas[s])
-        for key in bid_keys(game, deal):
-            self.in_auction[key] += 1
-        if deal.annulled or deal.declarer < 0:
+        P, H, TH, PH, sides = self._positions(deal)
+        for s, h in enumerate(H):
+            h[deltas[s]] += 1
+        if self.counter_names:
+            counters = deal.counters
+            for name in self.counter_names:
+                h = self.counter_hist[name]
+                for v in counters[name]:
+                    h[v] += 1
+        if deal.closed:
+            self.closed += 1
+            c = deal.closer
+            if c >= 0 and (deltas[c] < 0 if self.better == "lower" else deltas[c] > 0):
+                self.closer_gained += 1
+        if deal.ended_early:
+            self.ended_early += 1
+        if self.has_declarer:
+            for key in bid_keys(game, deal):
+                self.in_auction[key] += 1
+        for sd, side in sides:
+            sd.hist[sum([deltas[s] for s in side])] += 1
+        if deal.annulled or (self.has_declarer and deal.declarer < 0):
             self.annulled += 1
             return
         self.played += 1
+        if deal.abandoned:
+            self.abandoned += 1
+        if deal.conceded:
+            self.conceded += 1
+        active = deal.active
+        if self.has_declarer:
+            self._add_contract(deal, game, P)
+        if not deal.abandoned:
+            dp, tr = deal.deal_points_of, deal.tricks
+            for s in active:
+                TH[s][tr[s]] += 1
+            if self.has_points:
+                for s in active:
+                    PH[s][dp[s]] += 1
+            for sd, side in sides:
+                sd.tricks_hist[sum([tr[s] for s in side])] += 1
+                if self.has_points:
+                    sd.points_hist[sum([dp[s] for s in side])] += 1
+        lets = deal.lets
+        if lets and self.let_defs:
+            self.let_deals += 1
+            seats_n = self.let_seats
+            for s in active:
+                seats_n[P[s]] += 1
+            for name, per_seat in self.let_defs:
+                v = lets.get(name)
+                if v is None:
+                    continue
+                hold = self.let_hold[name]
+                if per_seat:
+                    if v[active[0]].__class__ is not bool:
+                        self.let_other.add(name)
+                        continue
+                    for s in active:
+                        if v[s]:
+                            hold[P[s]] += 1
+                elif v.__class__ is not bool:
+                    self.let_other.add(name)
+                elif v:
+                    hold[0] += 1
+        if self.exact:
+            bids, tricks = deal.bids, deal.tricks
+            tb = tt = made = k = 0
+            bt = self.bid_tricks
+            for s in active:
+                b = bids[s]
+                t = tricks[s]
+                tt += t
+                if b is None:
+                    continue
+                k += 1
+                tb += b
+                made += b == t
+                bt[(P[s], b, t)] += 1
+            if k:
+                self.bid_totals[(tb > tt) - (tb < tt) + 1] += 1
+                self.size_n[tt] += k
+                self.size_made[tt] += made
+
+    def _add_contract(self, deal, game, P):
+        deltas = deal.deltas
         key = contract_key(game, deal)
         row = self.contracts.get(key)
         if row is None:
             row = self.contracts[key] = [0, 0, Acc()]
         row[0] += 1
         made = bool(deal.made) and not deal.abandoned and not deal.conceded
-        if deal.abandoned:
-            self.abandoned += 1
-        if deal.conceded:
-            self.conceded += 1
         if made:
             row[1] += 1
             self.made += 1
@@ -250,7 +469,7 @@ class Stats:
         if deal.declarer_blind:
             self.blind += 1
             self.blind_made += made
-        p = pos[((deal.declarer - dealer) * dirn) % n]
+        p = self.position[P[deal.declarer]]
         p.declarer += 1
         p.made += made
         declarers = deal.declarers
@@ -262,23 +481,41 @@ class Stats:
             if not deal.abandoned:
                 r.points.add(deal.deal_points_of[s])
                 r.tricks.add(deal.tricks[s])
-                pos[((s - dealer) * dirn) % n].points.add(deal.deal_points_of[s])
 
-    def add_game(self, match, first_dealer: int, deals: int):
+    def add_game(self, match, first_dealer: int, deals: int, ever=None):
+        """Count one game: its length, how it ended, its winners (by position from the
+        first dealer), and `ever`: {counter: [was it above 0 at some point, per seat]}."""
+        n, dirn = self.seats, self.direction
         self.games += 1
         self.games_over += bool(match.game_over)
         self.length.add(deals)
         self.length_hist[deals] += 1
         self.spread.add(max(match.scores) - min(match.scores))
         if match.game_over:
-            if len(match.winners) > 1:
-                self.shared += 1
-            for w in match.winners:
-                self.winner_position[((w - first_dealer) * self.direction) % self.seats] += 1
+            winners = match.winners
+            if not winners:
+                self.no_winner += 1
+            last = match.last
+            if self.partners and last is not None:
+                won = {tuple(sorted(last.side_of.get(w, (w,)))) for w in winners}
+                for side in won:
+                    self.side_wins[tuple(sorted(((s - first_dealer) * dirn) % n for s in side))] += 1
+                self.shared += len(won) > 1
+            else:
+                self.shared += len(winners) > 1
+            for w in winners:
+                self.winner_position[((w - first_dealer) * dirn) % n] += 1
+        if ever:
+            for name, arr in ever.items():
+                row = self.counter_ever[name]
+                for s, x in enumerate(arr):
+                    if x:
+                        row[((s - first_dealer) * dirn) % n] += 1
+                self.counter_ever_any[name] += any(arr)
 
     def merge(self, o: "Stats"):
         for k in ("deals", "annulled", "abandoned", "conceded", "played", "made", "blind", "blind_made",
-                  "games", "games_over", "shared"):
+                  "games", "games_over", "shared", "no_winner", "closed", "closer_gained", "ended_early"):
             setattr(self, k, getattr(self, k) + getattr(o, k))
         _merge_counter(self.in_auction, o.in_auction)
         for key, (b, m, acc) in o.contracts.items():
@@ -292,84 +529,299 @@ class Stats:
             self.role[k].merge(o.role[k])
         for p, q in zip(self.position, o.position):
             p.merge(q)
+        for key, sd in o.sides.items():
+            mine = self.sides.get(key)
+            if mine is None:
+                mine = self.sides[key] = Side()
+            mine.merge(sd)
+        for name in self.let_hold:
+            self.let_hold[name] = [a + b for a, b in zip(self.let_hold[name], o.let_hold[name])]
+        self.let_other |= o.let_other
+        self.let_deals += o.let_deals
+        self.let_seats = [a + b for a, b in zip(self.let_seats, o.let_seats)]
+        for name in self.counter_names:
+            _merge_counter(self.counter_hist[name], o.counter_hist[name])
+            self.counter_ever[name] = [a + b for a, b in zip(self.counter_ever[name], o.counter_ever[name])]
+            self.counter_ever_any[name] += o.counter_ever_any[name]
+        _merge_counter(self.bid_tricks, o.bid_tricks)
+        self.bid_totals = [a + b for a, b in zip(self.bid_totals, o.bid_totals)]
+        _merge_counter(self.size_n, o.size_n)
+        _merge_counter(self.size_made, o.size_made)
         self.length.merge(o.length)
         _merge_counter(self.length_hist, o.length_hist)
         self.spread.merge(o.spread)
         self.winner_position = [a + b for a, b in zip(self.winner_position, o.winner_position)]
+        _merge_counter(self.side_wins, o.side_wins)
 
     # -------------------------------------------------------------- reporting
+    def score_json(self, acc: Acc, div: int = 1) -> dict:
+        """A score change (mean, sd, interval) with the way it is good for the player."""
+        return {**acc.to_json(div=div), "better": better_words(self.better)}
+
     def contract_rows(self) -> list:
         rows = []
         for key in sorted(set(self.contracts) | set(self.in_auction)):
-            bid, made, acc = self.contracts.get(key) or (0, 0, Acc())
-            lo, hi = wilson(made, bid)
-            rows.append({"contract": key[1], "in_auction": self.in_auction.get(key, 0),
-                         "bid": bid, "bid_rate": _r(bid / self.deals) if self.deals else 0.0,
-                         "made": made, "made_rate": _r(made / bid) if bid else 0.0,
-                         "ci95": [_r(lo), _r(hi)], "declarer_score_change": acc.to_json()})
+            played, made, acc = self.contracts.get(key) or (0, 0, Acc())
+            lo, hi = wilson(made, played)
+            rows.append({"contract": key[1], "bid": self.in_auction.get(key, 0),
+                         "played": played, "played_rate": _r(played / self.deals) if self.deals else 0.0,
+                         "made": made, "made_rate": _r(made / played) if played else 0.0,
+                         "ci95": [_r(lo), _r(hi)], "declarer_score_change": self.score_json(acc)})
         return rows
+
+    def yes_no_lets(self) -> list:
+        """The scoring's `let`s that were yes/no whenever they were worked out."""
+        return [(name, ps) for name, ps in self.let_defs
+                if name not in self.let_other and self.let_deals]
+
+    def let_of(self, name: str) -> int:
+        """How many times a let was worked out: deals, or seat-deals for a per-seat let."""
+        return sum(self.let_seats) if dict(self.let_defs)[name] else self.let_deals
+
+    def event_rows(self) -> list:
+        """How often the spec's yes/no lets hold, and the events read from the deal."""
+        rows = []
+        for name, ps in self.yes_no_lets():
+            rows.append({"event": name, "let": name, "counted_over": "seat-deals" if ps else "deals",
+                         **rate_json(sum(self.let_hold[name]), self.let_of(name))})
+        if self.closes or self.closed:
+            rows.append({"event": "stock closed", "let": None, "counted_over": "deals",
+                         **rate_json(self.closed, self.deals)})
+            sign = "<" if self.better == "lower" else ">"
+            rows.append({"event": f"closer's score change {sign} 0", "let": None, "counted_over": "closed deals",
+                         **rate_json(self.closer_gained, self.closed)})
+        if self.ends_early or self.ended_early:
+            rows.append({"event": "deal ended early", "let": None, "counted_over": "deals",
+                         **rate_json(self.ended_early, self.deals)})
+        if not self.has_declarer:
+            for label, k, of, n in (("annulled", self.annulled, "deals", self.deals),
+                                    ("abandoned", self.abandoned, "deals played", self.played),
+                                    ("conceded", self.conceded, "deals played", self.played)):
+                if k:
+                    rows.append({"event": label, "let": None, "counted_over": of, **rate_json(k, n)})
+        return rows
+
+    def bid_json(self) -> dict:
+        """Exact auctions: how often a seat makes its bid (tricks = bid), and each bid
+        against the tricks taken."""
+        cross = Counter()
+        for (_, b, t), c in self.bid_tricks.items():
+            cross[(b, t)] += c
+        total = sum(cross.values())
+        made = sum(c for (b, t), c in cross.items() if b == t)
+        rows = []
+        for b in sorted({b for b, _ in cross}):
+            hist = {t: c for (bb, t), c in sorted(cross.items()) if bb == b}
+            n = sum(hist.values())
+            acc = Acc()
+            acc.n, acc.s, acc.ss = n, sum(t * c for t, c in hist.items()), sum(t * t * c for t, c in hist.items())
+            rows.append({"bid": b, "seat_deals": n, "of_bids": _r(n / total),
+                         "tricks_taken": acc.to_json(),
+                         "bid_made": rate_json(hist.get(b, 0), n),
+                         "over": rate_json(sum(c for t, c in hist.items() if t > b), n),
+                         "under": rate_json(sum(c for t, c in hist.items() if t < b), n),
+                         "tricks": {str(t): c for t, c in hist.items()}})
+        deals = sum(self.bid_totals)
+        return {"seat_deals": total, "bid_made": rate_json(made, total), "by_bid": rows,
+                "bids_add_up_to": {"fewer_than_the_tricks": rate_json(self.bid_totals[0], deals),
+                                   "the_tricks": rate_json(self.bid_totals[1], deals),
+                                   "more_than_the_tricks": rate_json(self.bid_totals[2], deals)},
+                "by_tricks_in_the_deal": [{"tricks_in_the_deal": k, "seat_deals": self.size_n[k],
+                                           "bid_made": rate_json(self.size_made[k], self.size_n[k])}
+                                          for k in sorted(self.size_n)]}
 
     def to_json(self) -> dict:
         n = self.deals
+        lets = self.yes_no_lets()
+        seat_lets = [name for name, ps in lets if ps]
+        positions = []
+        for i, p in enumerate(self.position):
+            row = {"position": position_label(i, self.seats) + (" (sits out)" if i == 0 and self.dealer_sits_out else ""),
+                   "offset": i, "score_change": self.score_json(p.delta), "tricks": p.tricks.to_json()}
+            if self.has_points:
+                row["points"] = p.points.to_json()
+            if self.has_declarer:
+                row["declarer"] = rate_json(p.declarer, n)
+                row["made"] = rate_json(p.made, p.declarer)
+            if self.exact:
+                bid, made = self._bids_at(i)
+                row["bid"] = bid.to_json()
+                row["bid_made"] = rate_json(made, bid.n)
+            if seat_lets:
+                row["lets"] = {name: rate_json(self.let_hold[name][i], self.let_seats[i]) for name in seat_lets}
+            positions.append(row)
         out = {
             "spec": self.spec, "seats": self.seats, "deals": n, "has_points": self.has_points,
-            "better_scores": self.better,
+            "has_declarer": self.has_declarer, "exact_bids": self.exact, "partners": self.partners,
+            "better_scores": self.better, "better": better_words(self.better),
             "annulled": self.annulled, "abandoned": self.abandoned, "conceded": self.conceded,
-            "played": self.played, "made": self.made, "blind_declarers": self.blind,
+            "played": self.played, "made": self.made, "won_blind": self.blind,
             "rates": {
                 "annulled": rate_json(self.annulled, n),
                 "abandoned": rate_json(self.abandoned, self.played),
                 "conceded": rate_json(self.conceded, self.played),
                 "made": rate_json(self.made, self.played),
-                "blind": rate_json(self.blind, self.played),
-                "made_when_blind": rate_json(self.blind_made, self.blind),
+                "won_blind": rate_json(self.blind, self.played),
+                "made_when_won_blind": rate_json(self.blind_made, self.blind),
             },
             "contracts": self.contract_rows(),
-            "by_role": {k: {"seat_deals": r.delta.n, "score_change": r.delta.to_json(),
-                            "points": r.points.to_json(), "tricks": r.tricks.to_json()}
-                        for k, r in self.role.items()},
-            "by_position": [{"position": position_label(i, self.seats)
-                             + (" (sits out)" if i == 0 and self.dealer_sits_out else ""), "offset": i,
-                             "score_change": p.delta.to_json(), "points": p.points.to_json(),
-                             "declarer": rate_json(p.declarer, n), "made": rate_json(p.made, p.declarer)}
-                            for i, p in enumerate(self.position)],
+            "by_position": positions,
+            "all_seats": self._all_seats(seat_lets),
+            "events": self.event_rows(),
+            "counters": [self._counter_json(name) for name in self.counter_names],
             "histograms": {
-                "score_change_by_role": {k: {str(v): c for v, c in sorted(r.hist.items())}
-                                         for k, r in self.role.items()},
+                "score_change_by_position": {position_label(i, self.seats): {str(v): c for v, c in sorted(p.hist.items())}
+                                             for i, p in enumerate(self.position)},
+                "tricks": {str(v): c for v, c in sorted(self._tricks_hist().items())},
             },
         }
+        if self.has_declarer:
+            out["by_role"] = {k: {"seat_deals": r.delta.n, "score_change": self.score_json(r.delta),
+                                  "points": r.points.to_json(), "tricks": r.tricks.to_json()}
+                              for k, r in self.role.items()}
+            out["histograms"]["score_change_by_role"] = {k: {str(v): c for v, c in sorted(r.hist.items())}
+                                                         for k, r in self.role.items()}
+        if self.partners:
+            out["by_side"] = [{"side": side_label(key), "positions": list(key), "deals": sd.delta.n,
+                               "score_change": self.score_json(sd.delta, len(key)),
+                               "tricks": sd.tricks.to_json(),
+                               **({"points": sd.points.to_json()} if self.has_points else {})}
+                              for key, sd in sorted(self.sides.items())]
+        if self.exact:
+            out["bids"] = self.bid_json()
         if self.games:
             g = self.games
             out["games"] = {
                 "games": g, "finished": self.games_over, "cut_off": g - self.games_over,
+                "one_winner": self.games_over - self.shared - self.no_winner,
+                "shared_wins": self.shared, "no_winner": self.no_winner,
                 "length": self.length.to_json(),
                 "spread": self.spread.to_json(),
-                "shared_wins": self.shared,
                 "winner_by_position": [{"position": position_label(i, self.seats), "offset": i,
                                         **rate_json(w, self.games_over)}
                                        for i, w in enumerate(self.winner_position)],
+                "counters": [{"counter": name, "games": rate_json(self.counter_ever_any[name], g),
+                              "seat_games": rate_json(sum(self.counter_ever[name]), g * self.seats)}
+                             for name in self.counter_names],
             }
+            if self.partners:
+                out["games"]["winner_by_side"] = [{"side": side_label(key), "positions": list(key),
+                                                   **rate_json(self.side_wins.get(key, 0), self.games_over)}
+                                                  for key in sorted(set(self.sides) | set(self.side_wins))]
             out["histograms"]["match_length"] = {str(k): v for k, v in sorted(self.length_hist.items())}
+        return out
+
+    def _counter_json(self, name: str) -> dict:
+        h = self.counter_hist[name]
+        acc = acc_of(h)
+        return {"counter": name, "seat_deals": acc.n,
+                "above_zero": rate_json(sum(c for v, c in h.items() if v > 0), acc.n), "mean": acc.to_json()}
+
+    def _bids_at(self, position):
+        """The bids of a seat position (None: of every seat) and how many were made."""
+        hist, made = Counter(), 0
+        for (p, b, t), c in self.bid_tricks.items():
+            if position is None or p == position:
+                hist[b] += c
+                made += c if b == t else 0
+        return acc_of(hist), made
+
+    def _tricks_hist(self) -> Counter:
+        out = Counter()
+        for p in self.position:
+            _merge_counter(out, p.tricks_hist)
+        return out
+
+    def _all(self, field: str) -> Acc:
+        acc = Acc()
+        for p in self.position:
+            acc.merge(getattr(p, field))
+        return acc
+
+    def _all_seats(self, seat_lets) -> dict:
+        """The by_position figures over every seat position together."""
+        out = {"position": "every seat", "score_change": self.score_json(self._all("delta")),
+               "tricks": self._all("tricks").to_json()}
+        if self.has_points:
+            out["points"] = self._all("points").to_json()
+        if self.exact:
+            bid, made = self._bids_at(None)
+            out["bid"] = bid.to_json()
+            out["bid_made"] = rate_json(made, bid.n)
+        if seat_lets:
+            out["lets"] = {name: rate_json(sum(self.let_hold[name]), self.let_of(name)) for name in seat_lets}
         return out
 
 
 # ------------------------------------------------------------------ paired figures
-def deal_figures(deal, seats: int, direction: int) -> dict:
+RATE_FIGURES = ("annulled", "abandoned", "made", "stock closed", "deal ended early", "bid made")
+
+
+def figure_kind(name: str) -> str:
+    """A paired figure is a rate (shown as a percentage), a score change, or a plain
+    mean (points, tricks, deals)."""
+    if name in RATE_FIGURES or name.startswith(("`", "bid made, ", "closer's score change")):
+        return "rate"
+    return "score" if "score change" in name else "mean"
+
+
+def deal_figures(deal, seats: int, direction: int, better: str | None = None) -> dict:
     """The per-deal figures compared between two specs (None where undefined)."""
-    declared = not deal.annulled and deal.declarer >= 0
-    f = {"annulled": int(deal.annulled), "abandoned": int(deal.abandoned) if declared else None}
-    if declared:
-        f["made"] = int(bool(deal.made) and not deal.abandoned and not deal.conceded)
-        f[("contract",) + contract_key(deal.game, deal)] = f["made"]
-        f["declarer score change"] = deal.deltas[deal.declarer]
-        dfs = deal.defenders
-        f["defender score change"] = Fraction(sum(deal.deltas[s] for s in dfs), len(dfs)) if dfs else None
-        if not deal.abandoned:
-            f["declarer points"] = deal.deal_points_of[deal.declarer]
-            f["declarer tricks"] = deal.tricks[deal.declarer]
-    for s in range(seats):
-        p = ((s - deal.dealer) * direction) % seats
-        f[f"score change, {position_label(p, seats)}"] = deal.deltas[s]
+    g = deal.game
+    f = {}
+    P = [((s - deal.dealer) * direction) % seats for s in range(seats)]
+    played = not deal.annulled
+    if g.has_declarer:
+        declared = played and deal.declarer >= 0
+        f["annulled"] = int(deal.annulled)
+        f["abandoned"] = int(deal.abandoned) if declared else None
+        if declared:
+            f["made"] = int(bool(deal.made) and not deal.abandoned and not deal.conceded)
+            f[("contract",) + contract_key(g, deal)] = f["made"]
+            f["declarer score change"] = deal.deltas[deal.declarer]
+            dfs = deal.defenders
+            f["defender score change"] = Fraction(sum(deal.deltas[s] for s in dfs), len(dfs)) if dfs else None
+            if not deal.abandoned:
+                f["declarer points"] = deal.deal_points_of[deal.declarer]
+                f["declarer tricks"] = deal.tricks[deal.declarer]
+    for s in sorted(range(seats), key=P.__getitem__):
+        f[f"score change, {position_label(P[s], seats)}"] = deal.deltas[s]
+    if g.partners:
+        for side in sorted(deal.sides, key=lambda side: min(P[s] for s in side)):
+            key = tuple(sorted(P[s] for s in side))
+            f[f"score change, side {side_label(key)}"] = Fraction(sum(deal.deltas[s] for s in side), len(side))
+    if not played:
+        return f
+    active = sorted(deal.active, key=P.__getitem__)
+    if not g.has_declarer and not deal.abandoned and (any(g.card_points) or g.melds):
+        for s in active:
+            f[f"points, {position_label(P[s], seats)}"] = deal.deal_points_of[s]
+    if g.auction_kind == "exact":
+        bidders = [s for s in active if deal.bids[s] is not None]
+        if bidders:
+            f["bid made"] = Fraction(sum(deal.bids[s] == deal.tricks[s] for s in bidders), len(bidders))
+            for s in bidders:
+                f[f"bid made, {position_label(P[s], seats)}"] = int(deal.bids[s] == deal.tricks[s])
+    if g.close is not None:
+        f["stock closed"] = int(deal.closed)
+        if deal.closed and deal.closer >= 0:
+            d = deal.deltas[deal.closer]
+            f[f"closer's score change {'<' if better == 'lower' else '>'} 0"] = int(d < 0 if better == "lower" else d > 0)
+    if g.deal_ends is not None:
+        f["deal ended early"] = int(deal.ended_early)
+    lets = deal.lets
+    for name, _, per_seat in g.lets:
+        v = lets.get(name)
+        if v is None:
+            continue
+        if not per_seat:
+            if v is True or v is False:
+                f[f"`{name}` holds"] = int(v)
+            continue
+        for s in active:
+            x = v[s]
+            if x is True or x is False:
+                f[f"`{name}` holds, {position_label(P[s], seats)}"] = int(x)
     return f
 
 
@@ -412,14 +864,40 @@ class Paired:
                               "difference": round(d.mean, 4), "ci95": [round(lo, 4), round(hi, 4)]}
         return out
 
-    def to_json(self) -> list:
+    def to_json(self, better: str | None = None) -> list:
+        """The figures in a fixed order (whatever the chunks saw first), each with its
+        kind and, for a score change, which way is good for the player."""
         out = []
-        for k, (order, a, b, d) in sorted(((k, v) for k, v in self.figures.items() if not isinstance(k, tuple)),
-                                          key=lambda kv: (kv[1][0], kv[0])):
+        for k in sorted((k for k in self.figures if not isinstance(k, tuple)), key=figure_rank):
+            _, a, b, d = self.figures[k]
             lo, hi = d.ci()
-            out.append({"figure": k, "n": d.n, "base": round(a.mean, 4), "variant": round(b.mean, 4),
-                        "difference": round(d.mean, 4), "ci95": [round(lo, 4), round(hi, 4)]})
+            kind = figure_kind(k)
+            out.append({"figure": k, "kind": kind, "n": d.n, "base": round(a.mean, 4), "variant": round(b.mean, 4),
+                        "difference": round(d.mean, 4), "ci95": [round(lo, 4), round(hi, 4)],
+                        "better": better_words(better) if kind == "score" else None})
         return out
+
+
+FIGURE_GROUPS = ("annulled", "abandoned", "made", "declarer score change", "defender score change",
+                 "declarer points", "declarer tricks", "score change, ", "score change, side ", "points, ",
+                 "bid made", "bid made, ", "stock closed", "closer's score change ", "deal ended early", "`",
+                 "deals in the game", "final score spread")
+
+
+def figure_rank(name: str):
+    """A paired figure's place in the table: by its group, then by the seat position it
+    names (dealer, dealer's left, dealer +2 …), then by name."""
+    group = max((i for i, g in enumerate(FIGURE_GROUPS)
+                 if name == g or (g.endswith((" ", "`")) and name.startswith(g))),
+                default=len(FIGURE_GROUPS), key=lambda i: len(FIGURE_GROUPS[i]))
+    tail = name.rsplit(", ", 1)[-1] if ", " in name else ""
+    if tail.startswith("side "):
+        tail = tail[5:].split(" & ")[0]
+    at = {"dealer": 0, "dealer's left": 1}.get(tail)
+    if at is None and tail.startswith("dealer +") and tail[8:].isdigit():
+        at = int(tail[8:])
+    lead = name.split(", ")[0] if name.startswith("`") else ""
+    return (group, lead, at if at is not None else -1, name)
 
 
 # ------------------------------------------------------------------ the work
@@ -444,11 +922,13 @@ def _game(ref: str):
 
 
 def _new_stats(game, seats):
-    better = next((("lower" if k == "lowest" else "higher") for k, _ in game.winner_prefs
-                   if k in ("lowest", "highest")), None)
     return Stats(game.name, seats, has_points=any(game.card_points) or bool(game.melds),
-                 direction=game.direction, better=better,
-                 dealer_sits_out=bool(game.sit_out_when) and game.sit_out_when == seats)
+                 direction=game.direction, better=score_direction(game, seats),
+                 dealer_sits_out=bool(game.sit_out_when) and game.sit_out_when == seats,
+                 has_declarer=game.has_declarer, exact=game.auction_kind == "exact",
+                 partners=game.partners, lets=[(name, ps) for name, _, ps in game.lets],
+                 counters=[name for name, _ in game.counters],
+                 closes=game.close is not None, ends_early=game.deal_ends is not None)
 
 
 def _play_one(game, seats, rng, dealer, scores=None, deal_number=1):
@@ -479,7 +959,7 @@ def run_chunk(refs, seats: int, seed: int, start: int, stop: int, games: bool = 
                 deal = _play_one(g, seats, rng, rng.randrange(seats))
                 stats[k].add(deal, g)
                 if paired is not None:
-                    figs.append(deal_figures(deal, seats, g.direction))
+                    figs.append(deal_figures(deal, seats, g.direction, stats[k].better))
                 if recs is not None and k == 0:
                     recs.append(deal_record(deal, names, records))
             if paired is not None:
@@ -493,18 +973,23 @@ def run_chunk(refs, seats: int, seed: int, start: int, stop: int, games: bool = 
             start_scores = list(match.scores)
             dealt = []
             figs = []
+            ever = {name: [False] * seats for name, _ in g.counters}    # counters above 0 at some point
             while not match.game_over and match.deals_played < max_deals:
                 rng = random.Random(grng.getrandbits(64))
                 deal = match.new_deal()
                 deal.deal_random(rng)
                 play_deal(deal, RandomAgent(rng))
                 stats[k].add(deal, g)
+                for name, row in ever.items():
+                    for s, v in enumerate(deal.counters[name]):
+                        if v > 0:
+                            row[s] = True
                 if paired is not None:
-                    figs.append(deal_figures(deal, seats, g.direction))
+                    figs.append(deal_figures(deal, seats, g.direction, stats[k].better))
                 if recs is not None and k == 0:
                     dealt.append(deal_record(deal, names))
                 match.finish(deal)
-            stats[k].add_game(match, first, match.deals_played)
+            stats[k].add_game(match, first, match.deals_played, ever)
             gfigs.append(({"deals in the game": match.deals_played,
                            "final score spread": max(match.scores) - min(match.scores)}, figs))
             if recs is not None and k == 0:
@@ -614,7 +1099,7 @@ def _window(submit, tasks, window: int):
         yield t0, f.get()
 
 
-def simulate(game, hands: int, seed: int, seats: int, records=None, progress=None, spec_ref=None,
+def simulate(game, hands: int, seed: int, seats: int | None = None, records=None, progress=None, spec_ref=None,
              games: int | None = None, workers: int = 1, backend: str = "local", scheduler=None,
              max_deals: int = DEFAULT_MAX_DEALS, chunk: int | None = None) -> Stats:
     """Play `hands` independent deals (or `games` whole matches) at random; return the
@@ -623,6 +1108,7 @@ def simulate(game, hands: int, seed: int, seats: int, records=None, progress=Non
     and how workers load it (default: the game's path)."""
     key = _key(spec_ref or game.path or game.name)
     _remember(key, game)
+    seats = seats or default_seats(game)
     total = games if games else hands
     stats = _new_stats(game, seats)
     t0 = time.time()
@@ -637,7 +1123,7 @@ def simulate(game, hands: int, seed: int, seats: int, records=None, progress=Non
     return stats
 
 
-def compare(base, variant, hands: int, seed: int, seats: int, progress=None, base_ref=None,
+def compare(base, variant, hands: int, seed: int, seats: int | None = None, progress=None, base_ref=None,
             variant_ref=None, games: int | None = None, workers: int = 1, backend: str = "local",
             scheduler=None, max_deals: int = DEFAULT_MAX_DEALS, chunk: int | None = None):
     """Play the same deals (or games) under two specs; return (base Stats, variant
@@ -647,6 +1133,7 @@ def compare(base, variant, hands: int, seed: int, seats: int, progress=None, bas
         k = _key(r or g.path or g.name)
         _remember(k, g)
         keys.append(k)
+    seats = seats or default_seats(base)
     total = games if games else hands
     sa, sb = _new_stats(base, seats), _new_stats(variant, seats)
     paired = Paired()
@@ -680,8 +1167,8 @@ def compare_json(sa: Stats, sb: Stats, paired: Paired) -> dict:
     a, b = sa.to_json(), sb.to_json()
     rows = {}
     for side, st in (("base", sa), ("variant", sb)):
-        for key, (bid, made, _) in st.contracts.items():
-            rows.setdefault(key, {"base": (0, 0), "variant": (0, 0)})[side] = (bid, made)
+        for key, (played, made, _) in st.contracts.items():
+            rows.setdefault(key, {"base": (0, 0), "variant": (0, 0)})[side] = (played, made)
     contracts = []
     pc = paired.contracts()
     for key in sorted(set(rows) | set(pc)):
@@ -691,15 +1178,17 @@ def compare_json(sa: Stats, sb: Stats, paired: Paired) -> dict:
         share = newcombe(b1, sa.deals, b2, sb.deals)
         contracts.append({
             "contract": key[1],
-            "base": {"bid": b1, "made": m1, "made_rate": _r(m1 / b1) if b1 else None},
-            "variant": {"bid": b2, "made": m2, "made_rate": _r(m2 / b2) if b2 else None},
+            "base": {"played": b1, "made": m1, "made_rate": _r(m1 / b1) if b1 else None},
+            "variant": {"played": b2, "made": m2, "made_rate": _r(m2 / b2) if b2 else None},
             "made_rate_difference": _r(m2 / b2 - m1 / b1) if b1 and b2 else None,
             "ci95": [_r(ci[0]), _r(ci[1])] if ci else None,
-            "bid_rate_difference": _r(b2 / sb.deals - b1 / sa.deals) if sa.deals and sb.deals else None,
-            "bid_rate_ci95": [_r(share[0]), _r(share[1])] if share else None,
+            "played_rate_difference": _r(b2 / sb.deals - b1 / sa.deals) if sa.deals and sb.deals else None,
+            "played_rate_ci95": [_r(share[0]), _r(share[1])] if share else None,
             "paired": pc.get(key),
         })
-    return {"base": a, "variant": b, "paired": paired.to_json(), "contracts": contracts}
+    better = sa.better if sa.better == sb.better else None
+    return {"base": a, "variant": b, "better": better_words(better), "paired": paired.to_json(better),
+            "contracts": contracts}
 
 
 # ------------------------------------------------------------------ progress
@@ -734,7 +1223,6 @@ class Progress:
 
 
 # ------------------------------------------------------------------ tables
-RATE_FIGURES = ("annulled", "abandoned", "made")
 PAIRED_MIN = 30
 
 
@@ -754,42 +1242,115 @@ def _nci(ci, sign=True) -> str:
     return f"{ci[0]:{f}} … {ci[1]:{f}}"
 
 
+def _score_head(d: dict, what: str = "score change") -> str:
+    """A score column's header, saying which way is good for the player."""
+    return f"{what} ({d['better']})" if d.get("better") else what
+
+
+def _mci(m: dict, f: str = ".2f") -> list:
+    """A mean and its interval, as two cells ("-" when nothing was counted)."""
+    if not m["n"]:
+        return ["-", ""]
+    return [f"{m['mean']:{f}}", f"{m['ci95'][0]:{f}} … {m['ci95'][1]:{f}}"]
+
+
+def _rci(x: dict) -> list:
+    """A rate and its interval, as two cells."""
+    return [_pct(x["rate"]), _pci(x["ci95"])] if x["of"] else ["-", ""]
+
+
 def render_stats(d: dict) -> str:
     """The summary of `simulate` as tables a card player can read."""
     head = (f"{d['spec']}: {d['games']['games']} games ({d['deals']} deals)" if "games" in d
             else f"{d['spec']}: {d['deals']} independent deals")
     out = [f"{head}, {d['seats']} seats, seed {d['seed']}, random play"]
     if d.get("better_scores"):
-        out.append(f"(the winners rule prefers {d['better_scores']} scores: a score change is "
-                   f"{'good when negative' if d['better_scores'] == 'lower' else 'good when positive'})")
+        out.append(f"scores: {d['better']} for the player (the winners rule prefers {d['better_scores']} scores: "
+                   f"a score change is {'good when negative' if d['better_scores'] == 'lower' else 'good when positive'})")
     out.append("")
+    has_points = d.get("has_points", True)
+    seat_lets = [name for name in (d["by_position"][0].get("lets") or {})
+                 if any(p["lets"][name]["count"] for p in d["by_position"])]
+    if d.get("has_declarer", True):
+        out += _render_contracts(d, has_points, seat_lets)
+    else:
+        if d["annulled"]:
+            out.append(f"deals played: {d['played']} of {d['deals']} ({d['annulled']} annulled)")
+            out.append("")
+        rows = []
+        for p in d["by_position"] + [d["all_seats"]]:
+            row = [p["position"], *_mci(p["score_change"], "+.2f"), *_mci(p["tricks"])]
+            row += _mci(p["points"], ".1f") if has_points else []
+            if d.get("exact_bids"):
+                row += [f"{p['bid']['mean']:.2f}" if p["bid"]["n"] else "-", *_rci(p["bid_made"])]
+            row += [_pct(p["lets"][n]["rate"]) for n in seat_lets]
+            rows.append(row)
+        heads = ["seat position", _score_head(d), "95% CI", "tricks", "95% CI"]
+        heads += ["points", "95% CI"] if has_points else []
+        heads += ["mean bid", "bid made", "95% CI"] if d.get("exact_bids") else []
+        heads += seat_lets
+        out.append("per seat and deal" + (" (points: the spec's deal points)" if has_points else "")
+                   + (", bid made: tricks = bid" if d.get("exact_bids") else "")
+                   + (f"; {', '.join(seat_lets)}: how often each holds" if seat_lets else ""))
+        out.append(_table(heads, rows))
+        out.append("")
+    if d.get("by_side"):
+        rows = [[s["side"], *_mci(s["score_change"], "+.2f"), *_mci(s["tricks"])] + (_mci(s["points"], ".1f") if has_points else [])
+                for s in d["by_side"]]
+        out.append("per side and deal (score change per seat of the side; tricks and points of the side together)")
+        out.append(_table(["side", _score_head(d), "95% CI", "tricks", "95% CI"]
+                          + (["points", "95% CI"] if has_points else []), rows))
+        out.append("")
+    if d.get("bids"):
+        out += _render_bids(d["bids"])
+    if d.get("events"):
+        rows = [[e["event"] + (" (let)" if e["let"] else ""), e["count"], f"{e['of']} {e['counted_over']}", *_rci(e)]
+                for e in d["events"]]
+        out.append("how often (the spec's yes/no lets, and what happened in the deal)")
+        out.append(_table(["event", "count", "of", "rate", "95% CI"], rows))
+        out.append("")
+    if d.get("counters"):
+        rows = [[c["counter"], c["seat_deals"], c["above_zero"]["count"], *_rci(c["above_zero"]),
+                 f"{c['mean']['mean']:.2f}"] for c in d["counters"]]
+        out.append("counters kept by each seat, at the end of each deal")
+        out.append(_table(["counter", "seat-deals", "> 0", "rate", "95% CI", "mean"], rows))
+        out.append("")
+    if "games" in d:
+        out += _render_games(d)
+    while out and out[-1] == "":
+        out.pop()
+    return "\n".join(out)
+
+
+def _render_contracts(d: dict, has_points: bool, seat_lets: list) -> list:
+    out = []
     r = d["rates"]
     rows = [["annulled (no contract)", d["annulled"], "all deals", _pct(r["annulled"]["rate"]), _pci(r["annulled"]["ci95"])],
             ["played", d["played"], "all deals", _pct(d["played"] / d["deals"]) if d["deals"] else "-", ""]]
     for key, label in (("made", "made"), ("abandoned", "abandoned"), ("conceded", "conceded"),
-                       ("blind", "won blind")):
+                       ("won_blind", "won blind")):
         x = r[key]
-        if key in ("abandoned", "conceded", "blind") and not x["count"]:
+        if key in ("abandoned", "conceded", "won_blind") and not x["count"]:
             continue
         rows.append([label, x["count"], "played", _pct(x["rate"]), _pci(x["ci95"])])
-    if r["blind"]["count"]:
-        x = r["made_when_blind"]
+    if r["won_blind"]["count"]:
+        x = r["made_when_won_blind"]
         rows.append(["made when won blind", x["count"], "won blind", _pct(x["rate"]), _pci(x["ci95"])])
     out.append(_table(["outcome", "deals", "of", "rate", "95% CI"], rows))
     out.append("")
-    rows = [[c["contract"], c.get("in_auction", "-"), c["bid"], _pct(c["bid_rate"]), c["made"],
-             _pct(c["made_rate"]) if c["bid"] else "-", _pci(c["ci95"]) if c["bid"] else "",
-             f"{c['declarer_score_change']['mean']:+.1f}" if c["bid"] else ""] for c in d["contracts"]]
+    rows = [[c["contract"], c["bid"], c["played"], _pct(c["played_rate"]), c["made"],
+             _pct(c["made_rate"]) if c["played"] else "-", _pci(c["ci95"]) if c["played"] else "",
+             f"{c['declarer_score_change']['mean']:+.1f}" if c["played"] else ""] for c in d["contracts"]]
     out.append(_table(["contract", "bid in auction", "played", "of deals", "made", "made %", "95% CI",
-                       "declarer change"], rows))
+                       _score_head(d, "declarer change")], rows))
     out.append("")
     rows = []
     for role, m in d["by_role"].items():
         sc = m["score_change"]
         row = [role, m["seat_deals"], f"{sc['mean']:+.2f}", _nci(sc["ci95"])]
-        row += [f"{m['points']['mean']:.1f}"] if d.get("has_points", True) else []
+        row += [f"{m['points']['mean']:.1f}"] if has_points else []
         rows.append(row + [f"{m['tricks']['mean']:.2f}"])
-    heads = ["role", "seat-deals", "score change", "95% CI"] + (["points"] if d.get("has_points", True) else []) + ["tricks"]
+    heads = ["role", "seat-deals", _score_head(d), "95% CI"] + (["points"] if has_points else []) + ["tricks"]
     out.append(_table(heads, rows))
     out.append("")
     rows = []
@@ -797,54 +1358,106 @@ def render_stats(d: dict) -> str:
         sc = p["score_change"]
         row = [p["position"], f"{sc['mean']:+.2f}", _nci(sc["ci95"]), _pct(p["declarer"]["rate"]),
                _pct(p["made"]["rate"]) if p["made"]["of"] else "-"]
-        row += [f"{p['points']['mean']:.1f}" if p["points"]["n"] else "-"] if d.get("has_points", True) else []
+        row += [f"{p['points']['mean']:.1f}" if p["points"]["n"] else "-"] if has_points else []
+        row += [_pct(p["lets"][n]["rate"]) for n in seat_lets]
         rows.append(row)
-    heads = ["seat position", "score change", "95% CI", "declarer", "made"] + (["points"] if d.get("has_points", True) else [])
-    out.append(_table(heads, rows))
-    if "games" in d:
-        g = d["games"]
+    heads = ["seat position", _score_head(d), "95% CI", "declarer", "made"] + (["points"] if has_points else [])
+    out.append(_table(heads + seat_lets, rows))
+    out.append("")
+    return out
+
+
+def _render_bids(b: dict) -> list:
+    out = []
+    m = b["bid_made"]
+    out.append(f"bids made exactly (tricks = bid): {m['count']} of {m['of']} seat-deals, {_pct(m['rate'])} "
+               f"(95% CI {_pci(m['ci95'])})")
+    rows = [[r["bid"], r["seat_deals"], _pct(r["of_bids"]), f"{r['tricks_taken']['mean']:.2f}",
+             r["bid_made"]["count"], *_rci(r["bid_made"]), _pct(r["over"]["rate"]), _pct(r["under"]["rate"])]
+            for r in b["by_bid"]]
+    out.append(_table(["bid", "seat-deals", "of bids", "tricks taken", "bid made", "made %", "95% CI",
+                       "over (more tricks)", "under (fewer)"], rows))
+    out.append("")
+    t = b["bids_add_up_to"]
+    rows = [[label, t[k]["count"], *_rci(t[k])] for k, label in
+            (("fewer_than_the_tricks", "fewer than the tricks"), ("the_tricks", "exactly the tricks"),
+             ("more_than_the_tricks", "more than the tricks"))]
+    out.append(_table(["the bids of a deal add up to", "deals", "rate", "95% CI"], rows))
+    out.append("")
+    if len(b["by_tricks_in_the_deal"]) > 1:
+        rows = [[r["tricks_in_the_deal"], r["seat_deals"], r["bid_made"]["count"], *_rci(r["bid_made"])]
+                for r in b["by_tricks_in_the_deal"]]
+        out.append(_table(["tricks in the deal", "seat-deals", "bid made", "made %", "95% CI"], rows))
         out.append("")
-        L, S = g["length"], g["spread"]
-        out.append(f"games: {g['games']}, finished {g['finished']}, cut off {g['cut_off']}"
-                   + (f", shared wins {g['shared_wins']}" if g["shared_wins"] else ""))
-        out.append(f"deals per game: mean {L['mean']:.1f} (95% CI {_nci(L['ci95'], False)}), sd {L['sd']:.1f}")
-        out.append(f"final score spread (highest - lowest): mean {S['mean']:.1f} (95% CI {_nci(S['ci95'], False)})")
-        out.append("")
-        rows = [[w["position"], w["count"], _pct(w["rate"]), _pci(w["ci95"])] for w in g["winner_by_position"]]
+    return out
+
+
+def _render_games(d: dict) -> list:
+    g = d["games"]
+    out = []
+    L, S = g["length"], g["spread"]
+    how = [f"one winner {g['one_winner']}", f"shared wins {g['shared_wins']}"]
+    how += [f"no winner {g['no_winner']}"] if g["no_winner"] else []
+    out.append(f"games: {g['games']}, finished by the end rule {g['finished']} ({', '.join(how)}), "
+               f"cut off {g['cut_off']}")
+    out.append(f"deals per game: mean {L['mean']:.1f} (95% CI {_nci(L['ci95'], False)}), sd {L['sd']:.1f}")
+    out.append(f"final score spread (highest - lowest): mean {S['mean']:.1f} (95% CI {_nci(S['ci95'], False)})")
+    out.append("")
+    if g.get("winner_by_side"):
+        rows = [[w["side"], w["count"], *_rci(w)] for w in g["winner_by_side"]]
+        out.append(_table(["winning side (from the first dealer)", "wins", "of finished", "95% CI"], rows))
+    else:
+        rows = [[w["position"], w["count"], *_rci(w)] for w in g["winner_by_position"]]
         out.append(_table(["winner's seat (from the first dealer)", "wins", "of finished", "95% CI"], rows))
-    return "\n".join(out)
+    if g.get("counters"):
+        out.append("")
+        rows = [[c["counter"], c["games"]["count"], *_rci(c["games"]), c["seat_games"]["count"], *_rci(c["seat_games"])]
+                for c in g["counters"]]
+        out.append(_table(["counter above 0 during a game", "games", "rate", "95% CI", "seat-games", "rate",
+                           "95% CI"], rows))
+    return out
 
 
 def _fig(name: str, x: float) -> str:
-    return _pct(x) if name in RATE_FIGURES else f"{x:+.2f}" if "change" in name else f"{x:.2f}"
+    kind = figure_kind(name)
+    return _pct(x) if kind == "rate" else f"{x:+.2f}" if kind == "score" else f"{x:.2f}"
 
 
 def _dfig(name: str, x: float) -> str:
-    return f"{100 * x:+.1f} pts" if name in RATE_FIGURES else f"{x:+.2f}"
+    return f"{100 * x:+.1f} pts" if figure_kind(name) == "rate" else f"{x:+.2f}"
 
 
 def render_compare(d: dict) -> str:
     a, b = d["base"], d["variant"]
     what = f"{a['games']['games']} games" if "games" in a else f"{a['deals']} deals"
     out = [f"{a['spec']} (base) vs {b['spec']} (variant): the same {what} under both, "
-           f"{a['seats']} seats, seed {d['seed']}, random play", ""]
+           f"{a['seats']} seats, seed {d['seed']}, random play"]
+    if d.get("better"):
+        out.append(f"scores: {d['better']} for the player (from the winners rule of both specs)")
+    elif a.get("better") or b.get("better"):
+        out.append(f"scores: {a.get('better') or 'no preference'} under the base spec, "
+                   f"{b.get('better') or 'no preference'} under the variant")
+    out.append("")
     rows = []
     for p in d["paired"]:
         k = p["figure"]
         lo, hi = p["ci95"]
-        rows.append([k, p["n"], _fig(k, p["base"]), _fig(k, p["variant"]), _dfig(k, p["difference"]),
+        label = f"{k} ({p['better']})" if p.get("better") else k
+        rows.append([label, p["n"], _fig(k, p["base"]), _fig(k, p["variant"]), _dfig(k, p["difference"]),
                      f"{_dfig(k, lo)} … {_dfig(k, hi)}"])
-    out.append("paired figures (each deal or game compared with itself)")
+    out.append("paired figures (each deal or game compared with itself; `name` holds: how often the spec's let holds)")
     out.append(_table(["figure", "n", "base", "variant", "difference", "95% CI"], rows))
+    if not d["contracts"]:
+        return "\n".join(out)
     out.append("")
     rows = []
     for c in d["contracts"]:
-        row = [c["contract"], c["base"]["bid"], _pct(c["base"]["made_rate"]) if c["base"]["bid"] else "-",
-               c["variant"]["bid"], _pct(c["variant"]["made_rate"]) if c["variant"]["bid"] else "-"]
+        row = [c["contract"], c["base"]["played"], _pct(c["base"]["made_rate"]) if c["base"]["played"] else "-",
+               c["variant"]["played"], _pct(c["variant"]["made_rate"]) if c["variant"]["played"] else "-"]
         p = c["paired"]
         # A paired interval needs enough pairs to mean anything (the normal
         # approximation); below that the independent-samples interval is shown.
-        full = p and p["n"] == c["base"]["bid"] == c["variant"]["bid"] and p["n"] >= PAIRED_MIN
+        full = p and p["n"] == c["base"]["played"] == c["variant"]["played"] and p["n"] >= PAIRED_MIN
         if full:
             row += [f"{100 * p['difference']:+.1f} pts", f"{100 * p['ci95'][0]:+.1f} … {100 * p['ci95'][1]:+.1f}",
                     p["n"]]
@@ -892,9 +1505,13 @@ def plot_problem(path: str, protect=()) -> str | None:
 
 def plot(path: str, runs: list, protect=()):
     """Draw the main distributions of one run, or of two runs side by side
-    (`runs`: [(label, summary dict)]): score change by role, contract success by bid
-    level, and match length (games) or score change by seat position (deals). The file
-    is exactly `path`, in the format its extension names, written whole or not at all."""
+    (`runs`: [(label, summary dict)]): the score change per deal (by role where the game
+    has a declarer); the contracts made by bid level, or in exact auctions the bids made
+    by bid, or else how often the spec's yes/no lets and the deal's events happen (the
+    tricks per seat and deal when there are none); and match length (games) or the score
+    change by seat position (deals). Score axes say which way is good for the player.
+    The file is exactly `path`, in the format its extension names, written whole or not
+    at all."""
     from .records import AtomicWriter, OutputError
     problem = plot_problem(path, protect)
     if problem:
@@ -904,6 +1521,9 @@ def plot(path: str, runs: list, protect=()):
     fig, axes = plt.subplots(1, 3, figsize=(16, 4.8))
     colours = ["tab:blue", "tab:orange"]
     styles = {"declarer": "-", "defender": "--"}
+    better = next((d["better"] for _, d in runs if d.get("better")), None)
+    score = f"score change ({better})" if better else "score change"
+
     def bins(hists, most=60):
         keys = [int(k) for h in hists for k in h]
         if not keys:
@@ -912,44 +1532,77 @@ def plot(path: str, runs: list, protect=()):
         step = max(1, math.ceil((hi - lo + 1) / most))
         return [lo - 0.5 + step * i for i in range((hi - lo) // step + 2)]
 
+    def pooled(d):
+        out = Counter()
+        for h in d["histograms"]["score_change_by_position"].values():
+            for k, v in h.items():
+                out[k] += v
+        return {"every seat": dict(out)}
+
+    def score_hists(d):
+        return d["histograms"]["score_change_by_role"] if d.get("has_declarer", True) else pooled(d)
+
+    def rate_bars(ax, rows_of, title, ylabel):
+        """Bars with 95% intervals: rows_of(d) -> [(label, rate, (lo, hi))]."""
+        labels = []
+        for _, d in runs:
+            for lab, _, _ in rows_of(d):
+                if lab not in labels:
+                    labels.append(lab)
+        width = 0.8 / len(runs)
+        for k, ((label, d), col) in enumerate(zip(runs, colours)):
+            rows = {lab: (y, ci) for lab, y, ci in rows_of(d)}
+            xs, ys, err = [], [], [[], []]
+            for i, lab in enumerate(labels):
+                if lab not in rows:
+                    continue
+                y, ci = rows[lab]
+                xs.append(i + (k - (len(runs) - 1) / 2) * width)
+                ys.append(y)
+                err[0].append(max(0.0, y - ci[0]))
+                err[1].append(max(0.0, ci[1] - y))
+            ax.bar(xs, ys, width, yerr=err, color=col, capsize=3, label=label)
+        ax.set_xticks(range(len(labels)))
+        ax.set_xticklabels(labels, rotation=45, ha="right", fontsize=8)
+        ax.set_title(title)
+        ax.set_ylabel(ylabel)
+
     ax = axes[0]
-    role_hists = [h for _, d in runs for h in d["histograms"]["score_change_by_role"].values()]
-    edges = bins(role_hists)
+    edges = bins([h for _, d in runs for h in score_hists(d).values()])
     for (label, d), col in zip(runs, colours):
-        for role, hist in d["histograms"]["score_change_by_role"].items():
+        for role, hist in score_hists(d).items():
             if not hist:
                 continue
             xs = [int(k) for k in hist]
             total = sum(hist.values())
             ax.hist(xs, bins=edges, weights=[hist[k] / total for k in hist], histtype="step",
-                    linestyle=styles.get(role, ":"), color=col, label=f"{label}: {role}")
-    ax.set_title("score change per deal, by role")
-    ax.set_xlabel("score change")
+                    linestyle=styles.get(role, "-"), color=col, label=f"{label}: {role}")
+    declarer = all(d.get("has_declarer", True) for _, d in runs)
+    ax.set_title("score change per deal" + (", by role" if declarer else ", every seat"))
+    ax.set_xlabel(score)
     ax.set_ylabel("share of seat-deals")
     ax.legend(fontsize=8)
     ax = axes[1]
-    labels = []
-    for _, d in runs:
-        for c in d["contracts"]:
-            if c["contract"] not in labels:
-                labels.append(c["contract"])
-    width = 0.8 / len(runs)
-    for k, ((label, d), col) in enumerate(zip(runs, colours)):
-        rows = {c["contract"]: c for c in d["contracts"]}
-        xs, ys, err = [], [], [[], []]
-        for i, lab in enumerate(labels):
-            c = rows.get(lab)
-            if not c:
-                continue
-            xs.append(i + (k - (len(runs) - 1) / 2) * width)
-            ys.append(c["made_rate"])
-            err[0].append(max(0.0, c["made_rate"] - c["ci95"][0]))
-            err[1].append(max(0.0, c["ci95"][1] - c["made_rate"]))
-        ax.bar(xs, ys, width, yerr=err, color=col, capsize=3, label=label)
-    ax.set_xticks(range(len(labels)))
-    ax.set_xticklabels(labels, rotation=45, ha="right", fontsize=8)
-    ax.set_title("contract made, by bid (95% CI)")
-    ax.set_ylabel("made rate")
+    if declarer:
+        rate_bars(ax, lambda d: [(c["contract"], c["made_rate"], c["ci95"]) for c in d["contracts"] if c["played"]],
+                  "contract made, by bid (95% CI)", "made rate")
+    elif all(d.get("bids") for _, d in runs):
+        rate_bars(ax, lambda d: [(str(r["bid"]), r["bid_made"]["rate"], r["bid_made"]["ci95"])
+                                 for r in d["bids"]["by_bid"]],
+                  "bid made (tricks = bid), by bid (95% CI)", "share of the seats bidding it")
+    elif any(d.get("events") for _, d in runs):
+        rate_bars(ax, lambda d: [(e["event"], e["rate"], e["ci95"]) for e in d.get("events", [])],
+                  "how often (95% CI)", "rate")
+    else:
+        edges = bins([d["histograms"]["tricks"] for _, d in runs], 30)
+        for (label, d), col in zip(runs, colours):
+            h = d["histograms"]["tricks"]
+            total = sum(h.values()) or 1
+            ax.hist([int(k) for k in h], bins=edges, weights=[v / total for v in h.values()], histtype="step",
+                    color=col, label=label)
+        ax.set_title("tricks per seat and deal")
+        ax.set_xlabel("tricks")
+        ax.set_ylabel("share of seat-deals")
     ax.legend(fontsize=8)
     ax = axes[2]
     if games:
@@ -963,6 +1616,7 @@ def plot(path: str, runs: list, protect=()):
         ax.set_ylabel("games")
     else:
         n = len(runs[0][1]["by_position"])
+        width = 0.8 / len(runs)
         for k, ((label, d), col) in enumerate(zip(runs, colours)):
             ps = d["by_position"]
             xs = [i + (k - (len(runs) - 1) / 2) * width for i in range(n)]
@@ -974,6 +1628,7 @@ def plot(path: str, runs: list, protect=()):
         ax.set_xticklabels([p["position"] for p in runs[0][1]["by_position"]], fontsize=8)
         ax.axhline(0, color="grey", linewidth=0.8)
         ax.set_title("score change per deal, by seat position (95% CI)")
+        ax.set_ylabel(score)
     ax.legend(fontsize=8)
     fig.tight_layout()
     try:

@@ -248,11 +248,11 @@ def test_simulated_records_replay_and_follow_the_rules():
             made.setdefault(ref["contract"], [0, 0])
             made[ref["contract"]][0] += 1
             made[ref["contract"]][1] += ref["made"]
-    rows = {row["contract"]: (row["bid"], row["made"]) for row in stats.to_json()["contracts"] if row["bid"]}
+    rows = {row["contract"]: (row["played"], row["made"]) for row in stats.to_json()["contracts"] if row["played"]}
     assert rows == {k: tuple(v) for k, v in made.items()}
     bid_in = {}
     for rec in recs:
         for name in {a.split()[2] for a in rec["actions"] if a.split()[1] == "bid"}:
             bid_in[name] = bid_in.get(name, 0) + 1
-    assert {row["contract"]: row["in_auction"] for row in stats.to_json()["contracts"]} == bid_in
+    assert {row["contract"]: row["bid"] for row in stats.to_json()["contracts"]} == bid_in
     assert stats.to_json()["annulled"] == sum(1 for rec in recs if referee(rec)["annulled"])
