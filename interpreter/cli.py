@@ -59,7 +59,7 @@ def _version() -> str:
     try:
         from importlib.metadata import PackageNotFoundError, version
         try:
-            return version("talon")
+            return version("talon-cards")
         except PackageNotFoundError:
             pass
     except ImportError:

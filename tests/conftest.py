@@ -6,9 +6,9 @@ import functools
 
 import pytest
 
-from interpreter.cli import main as cli_main
-from interpreter.records import apply_actions
-from interpreter.spec import load
+from talon_cards.cli import main as cli_main
+from talon_cards.records import apply_actions
+from talon_cards.spec import load
 
 
 @functools.lru_cache(maxsize=None)

@@ -12,10 +12,10 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from interpreter.agents import RandomAgent
-from interpreter.engine import CHANCE, TERMINAL, Match
-from interpreter.records import deal_record, replay_record
-from interpreter.simulate import simulate
+from talon_cards.agents import RandomAgent
+from talon_cards.engine import CHANCE, TERMINAL, Match
+from talon_cards.records import deal_record, replay_record
+from talon_cards.simulate import simulate
 
 NAMES = "ABCD"
 POINTS = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0}      # R501-1

@@ -8,10 +8,10 @@ import random
 
 import pytest
 
-from interpreter.agents import RandomAgent, play_deal
-from interpreter.engine import CHANCE, TERMINAL, Match
-from interpreter.errors import IllegalAction
-from interpreter.simulate import simulate
+from talon_cards.agents import RandomAgent, play_deal
+from talon_cards.engine import CHANCE, TERMINAL, Match
+from talon_cards.errors import IllegalAction
+from talon_cards.simulate import simulate
 
 # --------------------------------------------------------------------------- deals
 # S ("slam"): dealer C, so A leads. A holds all six spades; with the talon's AD and

@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from interpreter.cli import main, validate_one
-from interpreter.resources import specs_dir
-from interpreter.spec import bundled_names, load
+from talon_cards.cli import main, validate_one
+from talon_cards.resources import specs_dir
+from talon_cards.spec import bundled_names, load
 
 GAMES = ["501", "solo-whist", "whist", "oh-hell", "hearts", "sixty-six", "tysyacha"]
 

@@ -3,9 +3,9 @@ import json
 
 import pytest
 
-from interpreter.cli import main
-from interpreter.spec.diff import diff
-from interpreter.spec import load
+from talon_cards.cli import main
+from talon_cards.spec.diff import diff
+from talon_cards.spec import load
 
 
 def test_diff_marriage_trumps_explains_the_change(capsys):

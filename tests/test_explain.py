@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.errors import TalonError
-from interpreter.explain import (base_of, explain, explain_changes, flow_svg, main as explain_main, rule,
+from talon_cards.errors import TalonError
+from talon_cards.explain import (base_of, explain, explain_changes, flow_svg, main as explain_main, rule,
                                  rules_citing, worked_example)
-from interpreter.phrasing import LANGS, Ctx, phrase
-from interpreter.records import check_expectations
-from interpreter.rules.base import RuleKind
-from interpreter.rules.registry import ORDER
-from interpreter.spec import bundled_names, load
+from talon_cards.phrasing import LANGS, Ctx, phrase
+from talon_cards.records import check_expectations
+from talon_cards.rules.base import RuleKind
+from talon_cards.rules.registry import ORDER
+from talon_cards.spec import bundled_names, load
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = bundled_names()
@@ -95,7 +95,7 @@ def test_formulas_are_read_in_words_with_the_values_named():
     ops = set()
 
     def walk(e):
-        from interpreter.language.tree import E
+        from talon_cards.language.tree import E
         if isinstance(e, E):
             ops.add(e.op)
             for x in e.args:

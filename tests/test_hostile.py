@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from interpreter.cli import main
-from interpreter.records import compress_numbers, read_record_file
+from talon_cards.cli import main
+from talon_cards.records import compress_numbers, read_record_file
 
 ROOT = Path(__file__).resolve().parent.parent
 MADE = ROOT / "specs" / "examples" / "501" / "r501-24-made.yaml"
@@ -79,7 +79,7 @@ def leftovers(folder: Path) -> list:
 
 # ------------------------------------------------------------------ severe
 def test_S7_huge_hands_make_chunks_lazily():
-    from interpreter.simulate import _chunks, _run
+    from talon_cards.simulate import _chunks, _run
     chunks = _chunks(10 ** 12, 1000)
     assert not isinstance(chunks, (list, tuple))
     assert list(itertools.islice(chunks, 2)) == [(0, 1000), (1000, 2000)]
@@ -128,7 +128,7 @@ def test_M14_a_fifo_record_is_refused_not_waited_on(tmp_path):
     os.symlink(fifo, tmp_path / "link.yaml")
     for args in (["replay", str(fifo)], ["replay", "--each", str(fifo)], ["replay", str(tmp_path / "link.yaml")],
                  ["play", "--resume", str(fifo)]):
-        r = subprocess.run([sys.executable, "-m", "interpreter", *args], capture_output=True, text=True,
+        r = subprocess.run([sys.executable, "-m", "talon_cards", *args], capture_output=True, text=True,
                            timeout=20, stdin=subprocess.DEVNULL)
         assert r.returncode == 1, (args, r.stderr)
         assert "not a regular file" in r.stderr and "Traceback" not in r.stderr
@@ -171,7 +171,7 @@ def test_D09_records_are_replaced_only_by_a_finished_run(tmp_path, talon_cli, mo
     old = keep.read_bytes()
     assert len(old.splitlines()) == 10
     # A run that fails or is interrupted leaves the previous file intact and no temporary file.
-    import interpreter.simulate as sim
+    import talon_cards.simulate as sim
     real = sim.run_chunk
     calls = []
 
@@ -307,7 +307,7 @@ def test_D08_plot_writes_exactly_the_path_given(tmp_path, talon_cli, monkeypatch
 
 
 def test_M11_plot_is_checked_before_simulating(tmp_path, talon_cli, monkeypatch):
-    import interpreter.simulate as sim
+    import talon_cards.simulate as sim
     monkeypatch.setattr(sim, "simulate", lambda *a, **k: pytest.fail("simulated before checking --plot"))
     monkeypatch.setattr(sim, "compare", lambda *a, **k: pytest.fail("compared before checking --plot"))
     with monkeypatch.context() as m:
@@ -473,7 +473,7 @@ def test_M8_control_characters_are_never_printed(tmp_path, talon_cli):
 
 
 def test_M9_seeds_S_and_minus_S_differ(tmp_path, talon_cli):
-    from interpreter.simulate import deal_rng
+    from talon_cards.simulate import deal_rng
     assert deal_rng(5, 0).random() != deal_rng(-5, 0).random()
     assert deal_rng(5, 3).random() == deal_rng(5, 3).random()
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
@@ -497,8 +497,8 @@ def test_M12_compare_needs_the_same_deals(tmp_path, talon_cli):
 
 
 def test_M13_the_game_cache_is_bounded():
-    import interpreter.simulate as sim
-    from interpreter.spec import load
+    import talon_cards.simulate as sim
+    from talon_cards.spec import load
     g = load("501")
     try:
         for i in range(100):

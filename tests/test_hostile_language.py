@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.agents import RandomAgent, play_deal
-from interpreter.engine import Match
-from interpreter.errors import Collector
-from interpreter.spec import check, load
+from talon_cards.agents import RandomAgent, play_deal
+from talon_cards.engine import Match
+from talon_cards.errors import Collector
+from talon_cards.spec import check, load
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = (ROOT / "tests" / "broken" / "_valid" / "tiny.talon").read_text(encoding="utf-8")

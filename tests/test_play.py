@@ -15,10 +15,10 @@ import time
 import pytest
 import yaml
 
-from interpreter.cli import main
-from interpreter.records import read_record_file, replay_file
-from interpreter.spec import load
-from interpreter.terminal import build_menu, render_menu
+from talon_cards.cli import main
+from talon_cards.records import read_record_file, replay_file
+from talon_cards.spec import load
+from talon_cards.terminal import build_menu, render_menu
 
 SYMBOL_SUIT = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 
@@ -221,7 +221,7 @@ def _solo_whist_record(tmp_path, dealer, actions, hands=None, exposed=None, seed
     if hands is None:
         d = g.new_deal(4, "ABCD".index(dealer))
         d.deal_random(random.Random(seed))
-        from interpreter.records import deal_record
+        from talon_cards.records import deal_record
         rec = deal_record(d, list("ABCD"))
     else:
         rec = {"dealer": dealer, "hands": hands, "exposed": exposed}
@@ -340,7 +340,7 @@ def test_a_terminal_without_unicode_gets_letters(tmp_path):
     cards typed with symbols are understood."""
     import argparse
 
-    from interpreter.terminal import play_terminal
+    from talon_cards.terminal import play_terminal
 
     class AsciiOut(io.StringIO):
         encoding = "ascii"
@@ -459,7 +459,7 @@ def test_in_a_pseudo_terminal_ctrl_c_leaves_with_status_130(tmp_path):
         try:
             import signal   # a background test run may ignore SIGINT; the command must not
             signal.signal(signal.SIGINT, signal.SIG_DFL)
-            os.execv(sys.executable, [sys.executable, "-m", "interpreter", "play", "501", "--seed", "3",
+            os.execv(sys.executable, [sys.executable, "-m", "talon_cards", "play", "501", "--seed", "3",
                                       "--record", str(rec)])
         finally:
             os._exit(99)

@@ -16,10 +16,10 @@ import sys
 import pytest
 import yaml
 
-from interpreter.cli import main
-from interpreter.records import read_record_file, replay_file
-from interpreter.spec import bundled_names, load
-from interpreter.terminal import build_menu, render_menu
+from talon_cards.cli import main
+from talon_cards.records import read_record_file, replay_file
+from talon_cards.spec import bundled_names, load
+from talon_cards.terminal import build_menu, render_menu
 
 GAMES = ["whist", "oh-hell", "hearts", "sixty-six", "tysyacha"]
 # "1" picks the first choice; where numbers typed are amounts (Oh Hell's bids of 0, 1 …
@@ -138,7 +138,7 @@ def test_whist_dealer_sees_the_turned_card_in_its_own_hand(monkeypatch, capsys, 
 def _oh_hell_start(tmp_path, bids: list, dealer="A"):
     """A 3-seat Oh Hell record where A deals and B, C have bid: A is to bid."""
     import random
-    from interpreter.records import deal_record
+    from talon_cards.records import deal_record
     g = load("oh-hell")
     d = g.new_deal(3, "ABC".index(dealer))
     d.deal_random(random.Random(5))
@@ -261,7 +261,7 @@ def test_hearts_a_pass_can_be_resumed_half_made(monkeypatch, capsys, tmp_path):
 
 def test_hearts_fourth_deal_passes_nothing(monkeypatch, capsys, tmp_path):
     import random
-    from interpreter.records import deal_record
+    from talon_cards.records import deal_record
     g = load("hearts")
     d = g.new_deal(4, 0, deal_number=4)
     d.deal_random(random.Random(3))
@@ -367,7 +367,7 @@ def _tysyacha_start(tmp_path, actions: list):
     """A Tysyacha record dealt by C (so A opens) where neither A nor C holds a marriage:
     nobody can bid above 120, whatever the random players do."""
     import random
-    from interpreter.records import deal_record
+    from talon_cards.records import deal_record
     g = load("tysyacha")
     for seed in range(200):
         d = g.new_deal(3, 2)

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from interpreter.errors import IllegalAction, RecordError
-from interpreter.records import (deal_record, dump_yaml, read_record_file, replay_file,
+from talon_cards.errors import IllegalAction, RecordError
+from talon_cards.records import (deal_record, dump_yaml, read_record_file, replay_file,
                                  replay_record)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -315,7 +315,7 @@ def test_action_after_the_deal_is_over(tmp_path, talon_cli):
 
 def test_talon_command_in_a_subprocess(tmp_path):
     talon = shutil.which("talon")
-    cmd = [talon] if talon else [sys.executable, "-m", "interpreter"]
+    cmd = [talon] if talon else [sys.executable, "-m", "talon_cards"]
     p = write(tmp_path, "bad.yaml", _illegal(made_record(), 9, "B play KS"))
     r = subprocess.run(cmd + ["replay", str(p)], capture_output=True, text=True, timeout=120)
     assert r.returncode == 1
@@ -393,21 +393,21 @@ def test_missing_record_file(tmp_path, talon_cli):
 @pytest.mark.parametrize("word,suit", [("spades", 0), ("S", 0), ("♠", 0), ("Hearts", 1), ("heart", 1),
                                        ("d", 2), ("♣", 3), ("none", 4), ("no-trumps", 4)])
 def test_trumps_spellings(word, suit):
-    from interpreter.spec import load
+    from talon_cards.spec import load
     g = load("501")
     d = g.new_deal(3, 2)
     assert d.parse_action(["trumps", word], {}) == g.codec.TRUMPS + suit
 
 
 def test_trumps_of_no_suit_is_refused():
-    from interpreter.spec import load
+    from talon_cards.spec import load
     g = load("501")
     with pytest.raises(ValueError, match="is not a suit"):
         g.new_deal(3, 2).parse_action(["trumps", "stars"], {})
 
 
 def test_R501_2_an_empty_hand_for_the_seat_sitting_out_is_accepted():
-    from interpreter.records import read_record_file, replay_record
+    from talon_cards.records import read_record_file, replay_record
     rec = read_record_file(str(Path(__file__).parent / "records" / "501" / "game-4-seats.yaml"))[0]
     plain = replay_record(copy.deepcopy(rec)).to_json()
     d0 = rec["deals"][0]

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.language.parser import grammar_text, parser
-from interpreter.language.tree import SECTIONS
-from interpreter.rules.base import RuleKind
-from interpreter.rules.registry import BODY_SECTION, KINDS, ORDER, PRODUCTIONS, SINGLE, TEMPLATES
-from interpreter.spec import bundled_names, load
+from talon_cards.language.parser import grammar_text, parser
+from talon_cards.language.tree import SECTIONS
+from talon_cards.rules.base import RuleKind
+from talon_cards.rules.registry import BODY_SECTION, KINDS, ORDER, PRODUCTIONS, SINGLE, TEMPLATES
+from talon_cards.spec import bundled_names, load
 
 ROOT = Path(__file__).resolve().parent.parent
 GRAMMAR = (ROOT / "grammars" / "talon.lark").read_text(encoding="utf-8")

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.agents import RandomAgent, play_deal
-from interpreter.engine import PLAY
-from interpreter.records import replay_record
-from interpreter.simulate import (Acc, compare, compare_json, deal_rng, newcombe, run_chunk, simulate,
+from talon_cards.agents import RandomAgent, play_deal
+from talon_cards.engine import PLAY
+from talon_cards.records import replay_record
+from talon_cards.simulate import (Acc, compare, compare_json, deal_rng, newcombe, run_chunk, simulate,
                                   wilson)
-from interpreter.spec import bundled_names, load
+from talon_cards.spec import bundled_names, load
 
 ROOT = Path(__file__).resolve().parent.parent
 

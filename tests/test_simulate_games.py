@@ -15,10 +15,10 @@ from collections import Counter
 
 import pytest
 
-from interpreter.records import replay_record
-from interpreter.simulate import (Stats, compare, compare_json, default_seats, render_compare, render_stats,
+from talon_cards.records import replay_record
+from talon_cards.simulate import (Stats, compare, compare_json, default_seats, render_compare, render_stats,
                                   score_direction, simulate)
-from interpreter.spec import load
+from talon_cards.spec import load
 
 SEVEN = ("501", "solo-whist", "whist", "oh-hell", "hearts", "sixty-six", "tysyacha")
 
@@ -399,7 +399,7 @@ def test_stats_without_a_game_are_still_constructible():
 def test_stats_memory_does_not_grow_with_deals(name):
     """The new figures are histograms keyed by value (bounded by the game), not lists."""
     import pickle
-    from interpreter.simulate import run_chunk
+    from talon_cards.simulate import run_chunk
     seats = default_seats(load(name))
     small = run_chunk(name, seats, 2, 0, 200)[0][0]
     large = run_chunk(name, seats, 2, 200, 1700)[0][0]

@@ -17,11 +17,11 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from interpreter.engine import CHANCE, TERMINAL, Match
-from interpreter.errors import IllegalAction, RecordError
-from interpreter.records import (apply_actions, check_expectations, read_record_file,
+from talon_cards.engine import CHANCE, TERMINAL, Match
+from talon_cards.errors import IllegalAction, RecordError
+from talon_cards.records import (apply_actions, check_expectations, read_record_file,
                                  replay_record, replay_result)
-from interpreter.spec import load
+from talon_cards.spec import load
 
 ROOT = Path(__file__).resolve().parent.parent
 SEATS = ["A", "B"]
@@ -274,7 +274,7 @@ def test_R66_3_the_deal_alternates():
 
 
 def test_R66_3_first_dealer_is_drawn_at_random():
-    from interpreter.simulate import simulate
+    from talon_cards.simulate import simulate
     dealers = set()
     for seed in range(10):
         recs = []

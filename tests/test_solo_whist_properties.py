@@ -12,10 +12,10 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from interpreter.engine import AUCTION, Match
-from interpreter.records import deal_record, replay_record
-from interpreter.simulate import simulate
-from interpreter.spec import load
+from talon_cards.engine import AUCTION, Match
+from talon_cards.records import deal_record, replay_record
+from talon_cards.simulate import simulate
+from talon_cards.spec import load
 
 G = load("solo-whist")
 SEATS = list("ABCD")

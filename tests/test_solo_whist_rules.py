@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.cli import main as talon
-from interpreter.engine import AUCTION, CONTRACT, DONE, PLAY, TERMINAL, Match
-from interpreter.records import read_record_file, replay_file, replay_record
-from interpreter.spec import load
+from talon_cards.cli import main as talon
+from talon_cards.engine import AUCTION, CONTRACT, DONE, PLAY, TERMINAL, Match
+from talon_cards.records import read_record_file, replay_file, replay_record
+from talon_cards.spec import load
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "specs" / "examples" / "solo-whist"
@@ -243,7 +243,7 @@ def test_RSW_3_exposed_card_must_be_the_dealers():
 
 
 def test_RSW_3_a_record_names_the_exposed_card():
-    from interpreter.errors import RecordError
+    from talon_cards.errors import RecordError
     rec = read_record_file(str(EXAMPLES / "rsw-18-ten-tricks.yaml"))[0]
     bad = {k: v for k, v in rec.items() if k != "exposed"}
     with pytest.raises(RecordError, match="exposed"):
@@ -313,7 +313,7 @@ def test_RSW_5_abundance_declarer_names_any_suit_after_auction(suit):
     assert d.phase == CONTRACT and d.turn == A and d.trumps is None
     assert legal(d) == ["trumps spades", "trumps hearts", "trumps diamonds", "trumps clubs"]
     assert illegal(d, "A trumps none")
-    from interpreter.records import explain
+    from talon_cards.records import explain
     assert "suit" in explain(d, d.parse_action(["trumps", "none"], NAMES), A, SEATS)
     assert illegal(d, "B trumps hearts")
     act(d, f"A trumps {suit}")                  # the exposed suit is allowed too
@@ -776,7 +776,7 @@ def test_RSW_18_abundance_worked_example(name, tricks, deltas, capsys):
 
 
 def test_RSW_18_examples_carry_their_expected_results():
-    from interpreter.records import check_examples
+    from talon_cards.records import check_examples
     results = check_examples(G, G.examples)
     assert {Path(p).name for p, _ in results} >= {"rsw-18-ten-tricks.yaml", "rsw-18-eight-tricks.yaml"}
     assert all(problems == [] for _, problems in results), results

@@ -17,12 +17,12 @@ import yaml
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from interpreter.agents import RandomAgent
-from interpreter.engine import CHANCE, Match
-from interpreter.errors import IllegalAction, RecordError
-from interpreter.records import (apply_actions, check_expectations, read_record_file,
+from talon_cards.agents import RandomAgent
+from talon_cards.engine import CHANCE, Match
+from talon_cards.errors import IllegalAction, RecordError
+from talon_cards.records import (apply_actions, check_expectations, read_record_file,
                                  replay_record, replay_result)
-from interpreter.spec import load
+from talon_cards.spec import load
 
 ROOT = Path(__file__).resolve().parent.parent
 SEATS = ["A", "B", "C"]
@@ -309,7 +309,7 @@ def test_R1000_4_deal_passes_left_after_every_deal_abandoned_included():
 
 
 def test_R1000_4_first_dealer_is_drawn_at_random():
-    from interpreter.simulate import simulate
+    from talon_cards.simulate import simulate
     dealers = set()
     for seed in range(12):
         recs = []

@@ -18,14 +18,14 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.cli import main
-from interpreter.errors import Collector
-from interpreter.language.syntax_errors import MAX_NESTING
-from interpreter.rules.registry import TEMPLATES
-from interpreter.spec import check
-from interpreter.rules.registry import BODY_SECTION
-from interpreter.language.read import parse
-from interpreter.language.parser import parser
+from talon_cards.cli import main
+from talon_cards.errors import Collector
+from talon_cards.language.syntax_errors import MAX_NESTING
+from talon_cards.rules.registry import TEMPLATES
+from talon_cards.spec import check
+from talon_cards.rules.registry import BODY_SECTION
+from talon_cards.language.read import parse
+from talon_cards.language.parser import parser
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = ROOT / "tests" / "broken"
@@ -419,7 +419,7 @@ def test_the_command_never_shows_a_traceback(tmp_path):
     (tmp_path / "deep.talon").write_text("game x\nplayers:\n  s: each seat starts at " + "(" * 100000 + "\n")
     (tmp_path / "junk.talon").write_text("".join(chr(c) for c in range(1, 0x3000, 7)))
     args = [tmp_path / n for n in ("empty.talon", "bin.talon", "self.talon", "deep.talon", "junk.talon")]
-    r = subprocess.run([sys.executable, "-m", "interpreter", "validate", *args, tmp_path],
+    r = subprocess.run([sys.executable, "-m", "talon_cards", "validate", *args, tmp_path],
                        capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert r.returncode == 2
     assert "Traceback" not in r.stderr

@@ -26,12 +26,12 @@ from hypothesis import strategies as st
 
 import random
 
-from interpreter.agents import RandomAgent, play_deal
-from interpreter.cli import validate_one
-from interpreter.engine import Match
-from interpreter.errors import Collector
-from interpreter.spec import check
-from interpreter.language.parser import parser
+from talon_cards.agents import RandomAgent, play_deal
+from talon_cards.cli import validate_one
+from talon_cards.engine import Match
+from talon_cards.errors import Collector
+from talon_cards.spec import check
+from talon_cards.language.parser import parser
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = sorted((ROOT / "specs").glob("*.talon"))

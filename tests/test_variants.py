@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from interpreter.errors import IllegalAction
-from interpreter.records import read_record_file, replay_record
-from interpreter.spec import load
+from talon_cards.errors import IllegalAction
+from talon_cards.records import read_record_file, replay_record
+from talon_cards.spec import load
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = ROOT / "tests" / "records" / "variants"
@@ -74,7 +74,7 @@ def test_rounded_defender_points_to_the_nearest_five():
 @pytest.mark.parametrize("points,rounded", [(32, 30), (33, 35), (30, 30), (31, 30), (34, 35), (0, 0), (120, 120)])
 def test_rounding_rule_of_house_rule_4(points, rounded):
     game = load("501-rounded")
-    from interpreter.engine.env import Env
+    from talon_cards.engine.env import Env
     rule = [st.effects[0][1] for st in game.statements if st.payee == "defenders"][0]
 
     class St:
@@ -164,7 +164,7 @@ def test_twelve_deal_session():
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_variant_simulates(name):
-    from interpreter.simulate import simulate
+    from talon_cards.simulate import simulate
     game = load(name)
     stats = simulate(game, 60, 7, game.seat_counts[0], progress=False)
     assert stats.deals == 60

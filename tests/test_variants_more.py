@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.errors import IllegalAction, RecordError
-from interpreter.records import read_record_file, replay_record
-from interpreter.spec import load
+from talon_cards.errors import IllegalAction, RecordError
+from talon_cards.records import read_record_file, replay_record
+from talon_cards.spec import load
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = ROOT / "tests" / "records" / "variants"
@@ -253,7 +253,7 @@ def test_up_and_down_deal_eleven_alone():
 def _hand_sizes_and_ends(spec, first_deal, count):
     """Play `count` deals with 4 seats from deal `first_deal` (random cards, first legal
     action): each deal's hand size and whether the game was over after it."""
-    from interpreter.engine import Match
+    from talon_cards.engine import Match
     game = load(spec)
     match = Match(game, 4, 0)
     match.deals_played = first_deal - 1
@@ -371,7 +371,7 @@ def test_no_last_trick_bonus():
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_variant_simulates(name):
-    from interpreter.simulate import simulate
+    from talon_cards.simulate import simulate
     game = load(name)
     stats = simulate(game, 60, 7, game.seat_counts[0], progress=False)
     assert stats.deals == 60

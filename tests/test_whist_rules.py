@@ -26,13 +26,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from interpreter.agents import RandomAgent, play_deal
-from interpreter.engine import CHANCE, Match
-from interpreter.errors import IllegalAction, RecordError
-from interpreter.records import (apply_actions, check_expectations, deal_record,
+from talon_cards.agents import RandomAgent, play_deal
+from talon_cards.engine import CHANCE, Match
+from talon_cards.errors import IllegalAction, RecordError
+from talon_cards.records import (apply_actions, check_expectations, deal_record,
                                  read_record_file, replay_record, replay_result)
-from interpreter.simulate import simulate
-from interpreter.spec import load
+from talon_cards.simulate import simulate
+from talon_cards.spec import load
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "specs" / "examples" / "whist"

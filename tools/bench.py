@@ -30,10 +30,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from interpreter.agents import RandomAgent, play_deal  # noqa: E402
-from interpreter.engine import PLAY  # noqa: E402
-from interpreter.simulate import run_chunk, simulate  # noqa: E402
-from interpreter.spec import load  # noqa: E402
+from talon_cards.agents import RandomAgent, play_deal  # noqa: E402
+from talon_cards.engine import PLAY  # noqa: E402
+from talon_cards.simulate import run_chunk, simulate  # noqa: E402
+from talon_cards.spec import load  # noqa: E402
 
 
 # One-core figures are CPU time of this process (steady when other work shares the

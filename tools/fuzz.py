@@ -22,10 +22,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-from interpreter.agents import RandomAgent, play_deal  # noqa: E402
-from interpreter.engine import Match  # noqa: E402
-from interpreter.errors import Collector  # noqa: E402
-from interpreter.spec import check  # noqa: E402
+from talon_cards.agents import RandomAgent, play_deal  # noqa: E402
+from talon_cards.engine import Match  # noqa: E402
+from talon_cards.errors import Collector  # noqa: E402
+from talon_cards.spec import check  # noqa: E402
 
 SPECS = sorted((ROOT / "specs").glob("*.talon"))
 TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9'-]*|\S")
