@@ -191,3 +191,15 @@ def test_D14_division_by_a_literal_zero_is_refused(tmp_path):
                                              "result: each seat scores 10 / (tricks of seat - tricks of seat)")))
     m = play(game, deals=4)
     assert m.scores == [0, 0, 0, 0]
+
+
+def test_a_rule_made_dead_by_a_removal_is_warned_about():
+    """501-no-blind removes blind bidding: the base's `stake` (2 if blind) never changes."""
+    out = Collector()
+    assert check("501-no-blind", out) is not None
+    warnings = [d for d in out.diagnostics if d.severity == "warning"]
+    assert any("`blind` never changes" in d.message and d.location.path.endswith("501.talon")
+               for d in warnings), [d.message for d in warnings]
+    out = Collector()
+    check("501", out)
+    assert not any("never changes" in d.message for d in out.diagnostics)

@@ -56,6 +56,7 @@ class Compiler:
         self.counters: dict = {}  # per-seat memory declared by the spec
         self.last_cost = 1
         self.seat_used = False    # the last formula asks about the seat in question
+        self.names_used: dict = {}  # name -> where first used (for "never true here" warnings)
         self.fixed_per_seat: dict = {}
         self.let_seat: set = set()     # inline lets that ask about the seat in question
 
@@ -241,6 +242,7 @@ class Compiler:
     def _name(self, e: E, name: str, sc: Scope):
         m = self.m
         name = name.removeprefix("the ").strip()
+        self.names_used.setdefault(name, e.loc)
         if name in self.lets:
             t, f, _ = self.lets[name]
             if name in self.let_seat:

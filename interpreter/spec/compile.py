@@ -252,6 +252,7 @@ def _compile(m: Merged, out: Collector) -> Game | None:
         return None
     object.__setattr__(game, "max_points", sum(v for v in card_points if v > 0) + _max_meld_total(game))
     _check_unreachable(by_kind, b, game, out)
+    _check_dead_names(b, game, out)
     if "game_end" not in by_kind:
         out.warn(head.loc, "no rule ends the game: only single deals can be played")
     if not by_kind.get("score") and not by_kind.get("set_counter") and not by_kind.get("add_counter"):
@@ -408,6 +409,32 @@ def _check_unreachable(by_kind: dict, b, game, out: Collector):
     for it in b.dealer_statements:
         if not game.sit_out_when and False:
             pass
+
+
+# Names that say something only where a mechanism exists: without it they never change.
+_NEEDS = {
+    "blind": ("blind", "no rule lets a seat bid blind (`a seat may bid blind until it looks at its cards`)"),
+    "abandoned": ("abandon", "no rule lets the declarer abandon the deal"),
+    "closed": ("close", "no rule lets the leader close the stock"),
+    "closer": ("close", "no rule lets the leader close the stock"),
+    "tricks at the close": ("close", "no rule lets the leader close the stock"),
+    "dealer sits out": ("sit_out_when", "the dealer never sits out (no `the dealer sits out when …` rule)"),
+    "stock": ("stock", "no rule forms a stock"),
+}
+
+
+def _check_dead_names(b, game, out):
+    """A formula that reads a name whose mechanism the spec lacks (often a rule a variant
+    removed): the name never changes, so the rule it stands in is dead or always on."""
+    kinds = {s[0] for s in game.contract_steps}
+    for name, loc in b.cc.names_used.items():
+        need = _NEEDS.get(name)
+        if need is None:
+            continue
+        flag, why = need
+        present = (flag in kinds) if flag == "abandon" else bool(getattr(game, flag, None))
+        if not present:
+            out.warn(loc, f"`{name}` never changes here: {why}")
 
 
 def _highest_bid_must_be(e) -> list:
