@@ -16,10 +16,14 @@ def settle(d):
         if m.counts is None or m.counts(d, env):
             d.meld_points_of[s] += worth
     env.suit = -1
-    for s in d.active:
-        env.seat = s
-        d.deal_points_of[s] = (g.deal_points(d, env) if g.deal_points is not None
-                               else d.card_points[s] + d.meld_points_of[s])
+    dp, pts = g.deal_points, d.deal_points_of
+    if dp is None:
+        for s in d.active:
+            pts[s] = d.card_points[s] + d.meld_points_of[s]
+    else:
+        for s in d.active:
+            env.seat = s
+            pts[s] = dp(d, env)
     env.seat = -1
     d.made = bool(g.made(d, env)) if (g.made is not None and not d.conceded
                                       and not d.abandoned and d.declarer >= 0) else False
@@ -37,20 +41,43 @@ def settle(d):
             lets[name] = f(d, env)
     deltas, scores, counters = d.deltas, d.scores, d.counters
     for st in g.statements:
-        seats = payees(d, st.payee)
+        who = st.payee
+        if who == "declarer":
+            seats = (d.declarer,) if d.declarer >= 0 else ()
+        elif who == "defenders":
+            seats = d.defenders
+        elif who == "seats":
+            seats = d.active
+        else:
+            seats = payees(d, who)
         when = st.when
+        effects = st.effects
+        if len(effects) == 1 and effects[0][0] == "score" and who != "sides":
+            # the common case: one score added to each payee (values first, then applied)
+            f = effects[0][1]
+            vals = []
+            for s in seats:
+                env.seat = s
+                if when is None or when(d, env):
+                    vals.append((s, f(d, env)))
+            for s, v in vals:
+                if v.__class__ is not int:
+                    v = v if isinstance(v, int) else 0
+                deltas[s] += v
+                scores[s] += v
+            continue
         # a statement's values are worked out for every payee first, then applied
         changes = []
         for s in seats:
             env.seat = s
             if when is not None and not when(d, env):
                 continue
-            for eff in st.effects:
+            for eff in effects:
                 if eff[0] == "score":
                     changes.append((s, "score", False, eff[1](d, env)))
                 else:
                     changes.append((s, eff[1], eff[0] == "set", eff[2](d, env)))
-        sides = st.payee == "sides"
+        sides = who == "sides"
         for s, what, setting, v in changes:
             if v.__class__ is not int:
                 v = v if isinstance(v, int) else 0

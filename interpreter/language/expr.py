@@ -435,6 +435,8 @@ class Compiler:
             t, f = self._c(of, sc)
             if t not in (SEAT, SIDE):
                 self._err(of, f"`{name} of` needs a seat or a side, not {_a(t)}")
+            if of.op == "name" and of.args[0].removeprefix("the ").strip() == "seat":
+                f = _seat_env
             if name in self.counters:
                 if t == SIDE:
                     return NUM, lambda st, env, n=name: sum(st.counters[n][s] for s in f(st, env))
@@ -461,6 +463,15 @@ class Compiler:
 
     def _quantity(self, e, name, who, who_type, sc):
         attr = SEAT_QUANTITIES[name]
+        if who is _seat_env:
+            # the seat in question: always a seat, read directly (the hot path of scoring)
+            if attr == "deal_points_of":
+                return NUM, lambda st, env: st.points(env.seat)
+            if attr == "meld_points_of":
+                return NUM, lambda st, env: st.meld_points(env.seat)
+            if attr == "bids":
+                return NUM, lambda st, env: st.bids[env.seat] or 0
+            return NUM, lambda st, env: getattr(st, attr)[env.seat]
         if attr == "deal_points_of":
             if who_type == SIDE:
                 return NUM, lambda st, env: sum(st.points(s) for s in who(st, env))
