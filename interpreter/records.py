@@ -488,8 +488,16 @@ def replay_record(rec: dict, base_dir: str = ".", where: str = "record", spec_ov
 
 
 def _check_start(game, match, seats, where):
-    """A record starts where a game can be: partners level, the game not already over."""
+    """A record starts where a game can be: partners level, the game not already over,
+    and what the spec's `a record may start only when …` asks."""
     from .engine.env import EMPTY
+    if game.record_start is not None:
+        probe = game.new_deal(len(seats), match.dealer, match.scores, max(match.deals_played, 1))
+        if not game.record_start(probe, EMPTY):
+            rule = game.rules_of_kind("record_start")
+            raise RecordError(f"{where}: this record cannot start from scores "
+                              f"{', '.join(f'{n} {v}' for n, v in zip(seats, match.scores))}: "
+                              f"{game.rule_text(rule)} (rule `{rule}`)")
     if game.partners:
         probe = game.new_deal(len(seats), match.dealer, match.scores)
         for side in probe.sides:

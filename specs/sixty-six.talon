@@ -7,6 +7,7 @@ examples "examples/sixty-six"
 players:
   seats [R66-2]: 2 seats
   start [R66-2]: each seat starts at 0
+  record-start [R66-2, R66-19]: a record may start only when every seat has score >= 0
 
 deal:
   rotation [R66-3]: the first dealer is drawn at random; the deal passes left after every deal

@@ -9,6 +9,7 @@ players:
   start [R1000-3]: each seat starts at start-score
   barrel [R1000-22]: each seat keeps a count of barrel, starting at 0
   bolts [R1000-23]: each seat keeps a count of bolts, starting at 0
+  record-start [R1000-25]: a record may start only when every seat has score < barrel-score
 
 deal:
   rotation [R1000-4]: the first dealer is drawn at random; the deal passes left after every deal

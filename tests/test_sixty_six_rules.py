@@ -958,8 +958,6 @@ def test_R66_19_starting_scores_must_be_below_seven():
         replay_record(rec, game=game())
 
 
-@pytest.mark.xfail(reason="replay accepts negative starting `scores` (game points start at 0 "
-                          "and only go up, R66-2; R66-19 only bounds them above)", strict=True)
 def test_R66_2_starting_game_points_cannot_be_negative():
     rec = _worked_record()
     rec["scores"] = {"A": -1, "B": 0}

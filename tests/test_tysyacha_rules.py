@@ -927,9 +927,6 @@ def test_R1000_25_no_stock_or_exposed_in_a_record():
         replay_record(rec, game=game())
 
 
-@pytest.mark.xfail(reason="replay accepts starting `scores` of 880 or more (R1000-25 says they "
-                          "must be below 880: a record starts with nobody on the barrel)",
-                   strict=True)
 def test_R1000_25_starting_scores_must_be_below_880():
     rec = _rec("r1000-11-abandon.yaml")
     rec["scores"] = {"A": 880, "B": 0, "C": 0}

@@ -99,6 +99,7 @@ class Game:
     start_score: int = 0
     partners: bool = False            # fixed partnerships: seats opposite
     counters: tuple = ()              # ((name, start), ...): per-seat memory across deals
+    record_start: object = None       # f: may a hand record start from its scores?
     # deal
     direction: int = 1                # +1: the deal passes left (clockwise)
     deal_steps: tuple = ()

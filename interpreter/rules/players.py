@@ -1,7 +1,7 @@
 """Rules of the `players` section: seats, who sits out, starting scores, sides, memory."""
 from __future__ import annotations
 
-from ..language.expr import NUM, Scope
+from ..language.expr import BOOL, NUM, Scope
 from .base import Parts, RuleKind, register
 
 
@@ -153,3 +153,25 @@ class Counter(RuleKind):
                                 pt="Cada jogador guarda uma contagem `{x}` de mão para mão, a começar em {s}",
                                 ru="Каждый игрок ведёт от сдачи к сдаче счётчик `{x}`, начиная с {s}",
                                 x=a["name"], s=a["start"])
+
+
+@register
+class RecordStart(RuleKind):
+    kind, section, single = "record_start", "players", True
+    template = "a record may start only when CONDITION"
+
+    @classmethod
+    def args(cls, p, alias):
+        return {"expr": p.exprs[0]}
+
+    @classmethod
+    def compile(cls, it, b):
+        _, f = b.cc.compile(it.body.args["expr"], Scope("end"), BOOL)
+        b.g["record_start"] = f
+
+    @classmethod
+    def phrase(cls, it, lang, ctx):
+        c = ctx.at(lang)
+        return c.say(lang, en="A hand record may start only when {f}",
+                     pt="Um registo de mãos só pode começar quando {f}",
+                     ru="Запись партии может начинаться, только если {f}", f=c.f(it.body.args["expr"]))
