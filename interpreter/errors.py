@@ -101,10 +101,13 @@ class Collector:
     def error(self, loc: Location, message: str, hint: str = "", severity: str = "error"):
         if loc is None:             # never let a missing position hide the message
             loc = Location(next(iter(self.sources), "spec"))
+        for d in self.diagnostics:        # one problem is reported once
+            if d.location == loc and d.message == message and d.severity == severity:
+                return
         line = ""
         text = self.sources.get(loc.path)
         if text is not None and loc.line:
-            lines = text.splitlines()
+            lines = text.split("\n")        # as the parser counts lines (not str.splitlines)
             if 0 < loc.line <= len(lines):
                 line = lines[loc.line - 1]
         self.diagnostics.append(Diagnostic(loc, message, severity, hint, line))

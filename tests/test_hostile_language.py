@@ -203,3 +203,16 @@ def test_a_rule_made_dead_by_a_removal_is_warned_about():
     out = Collector()
     check("501", out)
     assert not any("never changes" in d.message for d in out.diagnostics)
+
+
+def test_a_score_for_the_sitting_out_dealer_aimed_at_each_seat_is_warned_about(tmp_path):
+    """`each seat` is the active seats: a dealer who sits out never receives it."""
+    p = tmp_path / "sitter.talon"
+    p.write_text('variant sitter "sitter"\nextends 501\n\nscoring:\n'
+                 "  add sitter [house]: when dealer sits out and seat is dealer, each seat scores 10\n")
+    out = Collector()
+    assert check(str(p), out) is not None
+    assert any("never receives" in d.message for d in out.diagnostics if d.severity == "warning")
+    out = Collector()
+    assert check("501-sitter-scores-talon", out) is not None
+    assert not any("never" in d.message for d in out.diagnostics)

@@ -30,6 +30,8 @@ class Seats(RuleKind):
         counts = tuple(n for n in a["counts"] if 2 <= n <= 8) or (2,)
         b.g["seat_counts"] = counts
         default = a["default"]
+        if bad:
+            default = counts[0]             # already reported: no consequential error
         if default not in counts:
             b.out.error(it.body.loc, f"the default of {default} seats is not one of {', '.join(map(str, counts))}")
             default = counts[0]

@@ -116,6 +116,10 @@ class _Statement(RuleKind):
                         "write `each seat`")
         if p == "dealer":
             b.dealer_statements.append(it)
+        elif "dealer sits out" in it.text or "seat is dealer" in it.text:
+            # only active seats are among `each seat`, `each defender`…: a dealer who sits out never is
+            b.out.warn(it.body.loc, "the dealer who sits out is not among the seats this rule scores, "
+                       "so it never receives this", "write `the dealer scores …` to score the dealer who sits out")
 
     @classmethod
     def phrase_when(cls, it, c) -> str:

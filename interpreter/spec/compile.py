@@ -407,8 +407,8 @@ def _check_unreachable(by_kind: dict, b, game, out: Collector):
             out.warn(it.body.loc, f"trumps never win a trick here (`{by_kind['trick_winner'][0].name}` "
                      "says the highest card of the suit led wins), so this rule has no effect")
     for it in b.dealer_statements:
-        if not game.sit_out_when and False:
-            pass
+        if not game.sit_out_when and "dealer sits out" in it.text:
+            out.warn(it.body.loc, "the dealer never sits out in this game, so this never applies")
 
 
 # Names that say something only where a mechanism exists: without it they never change.

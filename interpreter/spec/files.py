@@ -60,7 +60,9 @@ def read_text(path: Path, out: Collector, what: str = "spec file", at: Location 
                   f"the {what} is binary, not text")
         return None
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
+        # old Mac line ends (CR alone) are line ends too
+        return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
     except UnicodeDecodeError as e:
         line = data[:e.start].count(b"\n") + 1
         col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
