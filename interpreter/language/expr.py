@@ -57,6 +57,7 @@ class Compiler:
         self.last_cost = 1
         self.seat_used = False    # the last formula asks about the seat in question
         self.names_used: dict = {}  # name -> where first used (for "never true here" warnings)
+        self.card_facts: set = set()  # which card records formulas read: "played", "taken"
         self.fixed_per_seat: dict = {}
         self.let_seat: set = set()     # inline lets that ask about the seat in question
 
@@ -324,6 +325,7 @@ class Compiler:
                     who = " ".join(words[i + 2:])
                     if mask is None or not who:
                         return None
+                    self.card_facts.add(attr)
                     tw, fw = self._name(e, who, sc)
                     if tw not in (SEAT, SIDE):
                         self._err(e, f"`{who}` is not a seat or a side")
@@ -331,6 +333,7 @@ class Compiler:
         if words[-1] == "played" and len(words) > 1:
             mask = self._card_desc(e, words[:-1])
             if mask is not None:
+                self.card_facts.add("played")
                 return NUM, lambda st, env: bin(mask(st) & st.played).count("1")
         return None
 

@@ -100,6 +100,7 @@ class Game:
     partners: bool = False            # fixed partnerships: seats opposite
     counters: tuple = ()              # ((name, start), ...): per-seat memory across deals
     record_start: object = None       # f: may a hand record start from its scores?
+    track: frozenset = frozenset()    # card records formulas read: "played", "taken"
     # deal
     direction: int = 1                # +1: the deal passes left (clockwise)
     deal_steps: tuple = ()

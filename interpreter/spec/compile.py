@@ -227,6 +227,7 @@ def _compile(m: Merged, out: Collector) -> Game | None:
     g["lets"] = tuple(b.lets)
     g["deal_steps"] = tuple(g.get("deal_steps", ()))
     g["counters"] = tuple(g.get("counters", ()))
+    g["track"] = frozenset(cc.card_facts)
     # the phases, in the order the spec's sections come
     phases = []
     for it in m.items:
