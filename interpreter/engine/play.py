@@ -219,10 +219,9 @@ def end_trick(d):
     pts = m = 0
     for _, tc in trick:
         pts += cp[tc]
-        m |= 1 << tc          # (the taken cards are kept only where a formula reads them)
+        m |= 1 << tc
     d.card_points[w] += pts
-    if "taken" in g.track:
-        d.taken[w] |= m
+    d.taken[w] |= m
     d.history_tricks.append((d.leader, trick, w))
     d.trick = []
     d.tricks_done += 1
@@ -433,7 +432,6 @@ def play_random(d, rng):
     leads_table = [(mask, acts) for mask, acts, _, _ in g.meld_leads]
     suit_of, keys_of = g.card_suit, g.trick_keys
     meld_leads = Play.meld_leads
-    track_played = "played" in g.track
     while d.phase == PLAY:
         s = d.turn
         hand = hands[s]
@@ -473,8 +471,7 @@ def play_random(d, rng):
         played = (s, c)
         history.append(played)
         hands[s] = hand ^ (1 << c)
-        if track_played:
-            d.played |= 1 << c
+        d.played |= 1 << c
         if c == exposed and dealer_up:
             d.exposed_visible = False
         trick.append(played)
