@@ -1,5 +1,5 @@
 # 501 (Pyatsot odno): a Russian point-trick game for three players.
-# Restated from the seed pages in shared/rules/501.md; each rule cites its clause.
+# Restated in docs/rules/501.md; each rule cites its clause (R501-n).
 game 501 "501 (Pyatsot odno)"
 tables "501.yaml"
 examples "examples/501"

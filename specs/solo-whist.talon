@@ -1,5 +1,5 @@
 # Solo Whist: four players, temporary alliances, a ladder of contracts.
-# Restated from the seed page in shared/rules/solo-whist.md; each rule cites its clause.
+# Restated in docs/rules/solo-whist.md; each rule cites its clause (RSW-n).
 game solo-whist "Solo Whist"
 tables "solo-whist.yaml"
 examples "examples/solo-whist"

@@ -216,3 +216,24 @@ def test_a_score_for_the_sitting_out_dealer_aimed_at_each_seat_is_warned_about(t
     out = Collector()
     assert check("501-sitter-scores-talon", out) is not None
     assert not any("never" in d.message for d in out.diagnostics)
+
+
+@pytest.mark.parametrize("name", ["../../../../../../etc/passwd", "/etc/hostname", "sub/../../x.yaml",
+                                  "keys/id_ed25519"])
+def test_D10_tables_stay_in_the_spec_folder_and_are_yaml(tmp_path, name):
+    (tmp_path / "keys").mkdir()
+    (tmp_path / "keys" / "id_ed25519").write_text("-----BEGIN KEY-----\nSECRET: AAAA\n")
+    p = tmp_path / "spec.talon"
+    p.write_text(TINY.replace('tables "tiny.yaml"', f'tables "{name}"'))
+    out = Collector()
+    assert check(str(p), out) is None
+    assert len(out.errors) == 1 and out.errors[0].location.path == str(p)
+    assert "SECRET" not in out.errors[0].render() and "root:" not in out.errors[0].render()
+
+
+def test_D10_examples_stay_in_the_spec_folder(tmp_path):
+    p = tmp_path / "spec.talon"
+    (tmp_path / "tiny.yaml").write_text(TINY_YAML)
+    p.write_text(TINY.replace('tables "tiny.yaml"', 'tables "tiny.yaml"\nexamples "/etc"'))
+    out = Collector()
+    assert check(str(p), out) is None and "outside the spec's folder" in out.errors[0].message

@@ -12,7 +12,7 @@ from ..language.tables import check_schema
 from ..model.game import Contract, Game, Meld
 from ..rules.registry import KINDS, ORDER, REQUIRED, SINGLE
 from .files import resolve
-from .variants import Merged, _load_chain
+from .variants import Merged, _load_chain, inside
 
 
 def load(ref: str, out: Collector | None = None) -> Game:
@@ -203,7 +203,11 @@ def _compile(m: Merged, out: Collector) -> Game | None:
              ranks=tuple(ranks), card_points=tuple(card_points), values=b.values,
              ladder=tuple(b.ladder), ladder_columns=b.ladder_columns, auction_kind=auction_kind,
              rules={it.name: it for it in m.items}, tables_data=t,
-             examples=str(Path(head.path).parent / head.examples) if head.examples else "")
+             examples=(str(Path(head.path).parent / head.examples)
+                       if head.examples and inside(Path(head.path).parent, head.examples) else ""))
+    if head.examples and not g["examples"]:
+        out.error(head.loc, f"the examples folder `{head.examples}` is outside the spec's folder",
+                  "name a folder beside the spec or below it, without `..` or an absolute path")
     # rules of the players section first (seat counts), then the rest in order,
     # meld modifiers once every meld is defined
     first = [it for it in m.items if it.body.kind in ("seats", "partners", "counter")]

@@ -74,7 +74,13 @@ def _load_chain(path: str, out: Collector, chain: list, at: Location | None = No
             out.error(sf.loc, f"game `{sf.name}` names no tables file", 'add a line `tables "NAME.yaml"`')
     m.files.append(sf)
     m.head = sf
-    if sf.tables:
+    if sf.tables and not inside(base_dir, sf.tables):
+        out.error(sf.tables_loc, f"the tables file `{sf.tables}` is outside the spec's folder",
+                  "a spec's tables file sits in its folder or below it: name it relative to the spec, "
+                  "without `..` or an absolute path")
+    elif sf.tables and Path(sf.tables).suffix.lower() not in (".yaml", ".yml"):
+        out.error(sf.tables_loc, f"`{sf.tables}` is not a tables file: tables are YAML files (`.yaml`)")
+    elif sf.tables:
         tpath = base_dir / sf.tables
         ttext = read_text(tpath, out, "table file", sf.tables_loc)
         if ttext is not None:
@@ -233,6 +239,18 @@ def _table_edit(m: Merged, it: Item, base_name: str, out: Collector):
                       did_you_mean(last, node if isinstance(node, dict) else []))
 
 
+
+
+def inside(folder: Path, name: str) -> bool:
+    """`name` (relative to `folder`) stays inside it, links resolved: no absolute path, no
+    `..` out of it, no symlink leading elsewhere."""
+    if not name or Path(name).is_absolute():
+        return False
+    try:
+        root = folder.resolve()
+        return (folder / name).resolve().is_relative_to(root)
+    except (OSError, RuntimeError, ValueError):
+        return False
 
 
 def _very_close(name: str, candidates) -> str:
