@@ -1,7 +1,7 @@
 """Property tests for 501 over random seeds and random legal play (3 and 4 seats).
 
 Each finished deal is checked against an oracle written here from the rules
-(shared/rules/501.md), independent of the engine's own bookkeeping: tricks are
+(docs/rules/501.md), independent of the engine's own bookkeeping: tricks are
 re-evaluated from the action history, card points come from R501-1, marriages from
 R501-18/19, scores from R501-20/21."""
 from __future__ import annotations

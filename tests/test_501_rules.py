@@ -1,4 +1,4 @@
-"""One test (or more) per clause of shared/rules/501.md, named with the clause id.
+"""One test (or more) per clause of docs/rules/501.md, named with the clause id.
 
 Deals are built with `set_cards` from hand-picked hands; the expected outcomes are
 worked out by hand from the rules (see the comments), not copied from the engine."""

@@ -66,7 +66,7 @@ def test_play_a_deal_by_picking_the_first_choice_replays_to_the_printed_scores(
     rep = replay_file(str(rec)).to_json()
     assert rep["complete"] and len(rep["deals"]) == 1
     assert score_line(out, "Scores:") == rep["scores"]
-    # The record has the layout of shared/records.md: a game record with its deals.
+    # The record has the layout of docs/records.md: a game record with its deals.
     data = first_record(rec)
     assert data["spec"] == spec and data["seats"] == list("ABCD"[:seats])
     assert set(data["deals"][0]) >= {"dealer", "hands", "actions"}

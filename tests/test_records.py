@@ -1,4 +1,4 @@
-"""The hand-record format of shared/records.md: reading (YAML, JSON, JSON Lines; card
+"""The hand-record format of docs/records.md: reading (YAML, JSON, JSON Lines; card
 spellings; one deal and whole games), replay results, records that stop early, illegal
 actions and malformed records (clear one-line errors, exit status 1, no traceback)."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Solo Whist: one test (or a few) per clause RSW-1 … RSW-18 of shared/rules/solo-whist.md.
+"""Solo Whist: one test (or a few) per clause RSW-1 … RSW-18 of docs/rules/solo-whist.md.
 
 Seats are A B C D clockwise; unless a test says otherwise D deals, so A (the dealer's left
 neighbour) speaks and leads first. Expected numbers come from the rules page (goals and

@@ -1,4 +1,4 @@
-"""Each house rule of shared/rules/house-rules.md as a variant spec: it validates, and a
+"""Each house rule of docs/rules/house-rules.md as a variant spec: it validates, and a
 hand record tells it apart from its base exactly as the house rule says."""
 import copy
 from pathlib import Path

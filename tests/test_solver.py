@@ -1,0 +1,240 @@
+"""The open-card solver (talon_cards.solver) against plain minimax.
+
+Small endings (two to four tricks left, some in the middle of a trick) of every bundled
+game are solved twice: by the solver (alpha-beta, transposition table, move ordering,
+equivalent cards, the trick search where it applies) and by brute force here (every
+legal action of the engine tried on a copy of the deal, no pruning, the result read off
+``Deal.returns()``). The two must agree on the value and on the value of each action.
+Endings with a stock still to draw from (Sixty-six) are made by taking cards out of a
+deal in play; the trick search is also checked against the general search on larger
+endings."""
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+from talon_cards.agents import RandomAgent
+from talon_cards.engine import PLAY
+from talon_cards.solver import Solver, Timeout, score_sign, solve
+from talon_cards.spec import load
+
+GAMES = ["501", "solo-whist", "whist", "oh-hell", "hearts", "sixty-six", "tysyacha"]
+VARIANTS = ["501-marriage-trumps", "501-must-beat", "solo-whist-overtricks"]
+
+
+# ---------------------------------------------------------------- the reference
+def outcome(d, seat) -> float:
+    """The result the solver maximises, written out again: the seat's side's average
+    score change minus the others', the sign turned when low scores win."""
+    side = [s for s in d.side_of.get(seat, (seat,)) if s in d.pos] or [seat]
+    others = [s for s in d.active if s not in side]
+    r = d.returns()
+    mine = sum(r[s] for s in side) / len(side)
+    theirs = sum(r[s] for s in others) / len(others) if others else 0
+    return score_sign(d.game) * (mine - theirs)
+
+
+class TooBig(Exception):
+    pass
+
+
+def clone(d):
+    """A copy of a deal for trying an action (lists and dicts copied, the game shared)."""
+    c = copy.copy(d)
+    for k, v in d.__dict__.items():
+        if isinstance(v, list):
+            setattr(c, k, list(v))
+        elif isinstance(v, dict):
+            setattr(c, k, {a: list(b) if isinstance(b, list) else b for a, b in v.items()})
+    return c
+
+
+def brute(d, seat, budget):
+    """Plain minimax: the seat's side maximises, every other seat minimises."""
+    if d.is_terminal():
+        return outcome(d, seat)
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise TooBig()
+    side = set(d.side_of.get(seat, (seat,)))
+    vals = []
+    for a in d.legal_actions():
+        c = clone(d)
+        c.apply_action(a)
+        vals.append(brute(c, seat, budget))
+    return max(vals) if d.turn in side else min(vals)
+
+
+def brute_actions(d, seat, budget):
+    out = {}
+    for a in d.legal_actions():
+        c = clone(d)
+        c.apply_action(a)
+        out[a] = brute(c, seat, budget)
+    return out
+
+
+def endings(name, most_left, count, seed):
+    """Deals of `name` played at random into their last `most_left` tricks, stopped at
+    a random point there (between tricks or inside one)."""
+    g = load(name)
+    seats = g.default_seats or g.seat_counts[0]
+    rng = random.Random(seed)
+    out = []
+    tries = 0
+    while len(out) < count and tries < 50 * count:
+        tries += 1
+        d = g.new_deal(seats, rng.randrange(seats))
+        d.deal_random(rng)
+        agent = RandomAgent(rng)
+        stop = rng.randrange(seats)
+        while not d.is_terminal():
+            if d.phase == PLAY and d.tricks_left <= most_left and len(d.trick) == stop % (d.n_active or 1):
+                break
+            d.apply_action(agent.act(d))
+        if d.phase == PLAY:
+            out.append(d)
+    return out
+
+
+def check(d, budget=60000):
+    seat = d.turn if d.turn >= 0 else d.active[0]
+    other = next(s for s in d.active if s not in d.side_of.get(seat, (seat,)))
+    for who in (seat, other):
+        try:
+            want = brute_actions(d, who, [budget])
+        except TooBig:
+            return False
+        before = copy.deepcopy(d, {id(d.game): d.game}).__dict__.keys()
+        sol = solve(d, who, all_actions=True)
+        assert set(sol.values) == set(want), (sol.values, want)
+        for a, v in want.items():
+            assert sol.values[a] == pytest.approx(v), (d.game.name, who, a, sol.values, want)
+        best = max(want.values()) if d.turn in set(d.side_of.get(who, (who,))) else min(want.values())
+        plain = solve(d, who)
+        assert plain.value == pytest.approx(best)
+        assert want[plain.best] == pytest.approx(best)
+        assert d.__dict__.keys() == before
+    return True
+
+
+@pytest.mark.parametrize("name", GAMES + VARIANTS)
+def test_solver_agrees_with_brute_force_on_small_endings(name):
+    g = load(name)
+    most = 4 if (g.default_seats or g.seat_counts[0]) <= 3 else 3
+    checked = 0
+    for d in endings(name, most, 10, seed=11):
+        checked += check(d)
+    assert checked >= 6
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_solver_agrees_with_brute_force_on_two_trick_endings(name):
+    checked = 0
+    for d in endings(name, 2, 12, seed=5):
+        checked += check(d)
+    assert checked >= 10
+
+
+def test_the_solver_leaves_the_deal_as_it_was():
+    for d in endings("501", 4, 3, seed=2) + endings("sixty-six", 4, 3, seed=2):
+        before = copy.deepcopy(d, {id(d.game): d.game})
+        solve(d, all_actions=True)
+        for k, v in before.__dict__.items():
+            if k not in ("game", "codec", "_ph"):
+                assert getattr(d, k) == v, k
+
+
+# ---------------------------------------------------------------- with a stock
+def shrink(d, hand: int, stock: int, rng):
+    """Take cards out of a deal in play until each hand holds `hand` cards and the
+    stock `stock` (its face-up bottom card kept): the cards taken out are booked as
+    tricks already won, dealt out among the seats."""
+    g = d.game
+    removed = []
+    for s in d.active:
+        cards = [c for c in range(g.n_cards) if d.hands[s] >> c & 1]
+        rng.shuffle(cards)
+        for c in cards[hand:]:
+            d.hands[s] &= ~(1 << c)
+            removed.append(c)
+    keep = d.stock[:max(stock - 1, 0)] + d.stock[-1:] if stock else []
+    removed += [c for c in d.stock if c not in keep]
+    d.stock = keep
+    n = d.n_active
+    rng.shuffle(removed)
+    while len(removed) % n:
+        removed.pop()
+    for k in range(0, len(removed), n):
+        w = d.active[(k // n) % n]
+        trick = removed[k:k + n]
+        d.tricks[w] += 1
+        d.card_points[w] += sum(g.card_points[c] for c in trick)
+        for c in trick:
+            d.taken[w] |= 1 << c
+            d.played |= 1 << c
+        d.tricks_done += 1
+        d.history_tricks.append((w, [(w, c) for c in trick], w))
+    d.tricks_left = hand + len(d.stock) // n
+    return d
+
+
+def test_solver_agrees_with_brute_force_while_the_stock_is_drawn_from():
+    g = load("sixty-six")
+    rng = random.Random(4)
+    checked = closes = exchanges = 0
+    for i in range(40):
+        d = g.new_deal(2, i % 2)
+        d.deal_random(rng)
+        assert d.phase == PLAY
+        shrink(d, rng.choice([1, 2]), rng.choice([2, 4]), rng)
+        acts = d.legal_actions()
+        closes += d.codec.CLOSE in acts
+        exchanges += any(d.codec.kind(a) == "exchange" for a in acts)
+        checked += check(d, budget=20000)
+    assert checked >= 25 and closes
+
+
+# ---------------------------------------------------------------- the two searches agree
+@pytest.mark.parametrize("name", ["whist", "solo-whist"])
+def test_trick_search_agrees_with_general_search(name):
+    used = 0
+    for d in endings(name, 5, 6, seed=9):
+        fast = Solver(d)
+        if fast.mode != "tricks":
+            continue
+        used += 1
+        a = fast.solve(all_actions=True)
+        b = solve(d, mode="general", all_actions=True)
+        assert a.values == pytest.approx(b.values)
+        assert a.value == pytest.approx(b.value)
+    assert used >= 3
+
+
+def test_conceding_is_searched():
+    """Solo Whist's contracts to take no trick may be conceded once lost: endings where
+    the declarer may concede agree with brute force too."""
+    g = load("solo-whist")
+    rng = random.Random(1)
+    found = 0
+    for _ in range(400):
+        d = g.new_deal(4, rng.randrange(4))
+        d.deal_random(rng)
+        agent = RandomAgent(rng)
+        while not d.is_terminal() and not (d.phase == PLAY and d.codec.CONCEDE in d.legal_actions()
+                                           and d.tricks_left <= 3):
+            d.apply_action(agent.act(d))
+        if d.phase != PLAY:
+            continue
+        found += check(d)
+        if found >= 3:
+            break
+    assert found >= 3
+
+
+def test_time_limit_stops_the_search():
+    d = endings("501", 8, 1, seed=3)[0]
+    with pytest.raises(Timeout):
+        solve(d, max_nodes=50)
