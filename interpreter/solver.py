@@ -1,7 +1,7 @@
 """The open-card solver: the exact result of a deal's play under perfect play, with
-every hand known (what bridge players call a double-dummy solver), for any spec.
+every hand known (a "double-dummy" solver), for any spec.
 
-    from interpreter.solver import solve
+    from talon_cards.solver import solve
     sol = solve(deal)                  # the seat to move, its side against the others
     sol.value, sol.best                # the result under perfect play, and a best action
     solve(deal, seat, all_actions=True).values   # {action: result} for every legal action
@@ -20,37 +20,50 @@ What is being maximised
     settled by the engine's own scoring, so card points, counting melds, tricks,
     penalty points, a contract that must take no trick all come from the spec.
 
-How
-    The solver works on a private clone of the deal, applying actions and undoing them
-    (the play phase's own code, mirrored step for step in ``_do``/``_undo`` for
-    ordinary trick play; for a stock, closing, exchanging or a deal that ends at once
-    it applies the engine's ``Play.apply`` and restores a snapshot). The search is
-    fail-soft alpha-beta with
+The general search (``_General``)
+    Works on a private clone of the deal, applying actions and undoing them: the play
+    phase's own steps are mirrored in ``_do``/``_undo`` for ordinary trick play; with a
+    stock, closing, exchanging or a deal that may end at once it applies the engine's
+    ``Play.apply`` and restores a snapshot. Melds announced with a lead, closing the
+    stock, exchanging the face-up card and conceding are moves like card plays; the
+    stock's order is taken as known; a deal that ends at once (a goal reached, a
+    concession) is a leaf like the last trick. The search is fail-soft alpha-beta,
+    driven to the exact value by null-window searches (MTD(f)), with
 
-    * a transposition table keyed by the position (hands, trick, trumps, whose turn)
-      and by what of the past the scoring can still read (each seat's tricks and card
-      points, or the very cards each seat took when a formula asks for cards taken;
-      melds; the stock and its closing),
-    * move ordering (the table's best move, then cheap winners, low losers, points to
-      a partner's trick),
+    * a transposition table for positions between tricks (and the root), keyed by the
+      position (hands, whose turn, trumps) and by what of the past the scoring can
+      still read: each seat's tricks and card points, or the very cards each seat took
+      when a formula asks for cards taken; the melds announced; the stock and its
+      closing. Ends of the deal that agree in all that are scored once;
+    * move ordering: the table's move (also remembered for the position alone,
+      whatever its past), then cheap winners, low losers, points to a partner's trick;
     * equivalent-card pruning: cards of one suit held by one seat, adjacent in rank
       with no card between them still in play (in a hand, the trick or the stock),
-      worth the same points and not named by any rule, give the same result; only
-      one of them is searched.
+      worth the same points and named by no rule, give the same result; only the
+      highest of them is searched;
+    * the last trick played out directly.
 
-Melds announced with a lead, closing the stock, exchanging the face-up card and
-conceding are moves like card plays; the stock's order is taken as known; a deal that
-ends at once (a goal reached, a contract lost) is a leaf like the last trick.
+The trick search (``_Tricks``)
+    Where the spec's scoring reads nothing of the play but tricks, and scoring every
+    way the remaining tricks could be shared shows the seat's result to depend only on
+    its side's total of tricks, rising or falling with it (``_trick_curve``), the
+    search counts the side's future tricks alone, on a compact copy of the position:
+    no scoring at the leaves, a table that ignores the past (positions in relative
+    ranks: cards already played do not tell them apart), quick tricks bounding a
+    position before it is searched, and, where following suit is the only rule,
+    partition search (a bound holds for every position agreeing on the cards it
+    relied on). A concession is left out there only when scoring shows it never does
+    better than playing on.
 """
 from __future__ import annotations
 
 import copy
 import time
 
-from .engine.deal import DONE, PLAY, bits
+from .engine import DONE, PLAY, TERMINAL, bits
 from .engine.env import EMPTY, Env
 from .engine.play import Play, _rules
-from .language.tree import E
+from .engine.scoring import settle
 
 INF = 1 << 60
 
@@ -98,14 +111,14 @@ def _scaled(deltas, side, others, sign) -> int:
 
 # ---------------------------------------------------------------- what the spec reads
 def spec_names(game) -> set:
-    """Every name the spec's formulas use (``tricks``, ``hearts taken by seat`` …)."""
+    """Every name the spec's formulas use (``tricks``, ``spades taken by seat`` …)."""
     cache = game._cache.get("solver_names")
     if cache is not None:
         return cache
     out = set()
 
     def walk(x):
-        if isinstance(x, E):
+        if hasattr(x, "op") and hasattr(x, "args"):         # an expression node
             if x.op == "name":
                 out.add(x.args[0])
             for a in x.args:
@@ -162,48 +175,163 @@ class Solution:
     best    an action of the seat to move that achieves it (None at the end of a deal)
     values  {action: result} for every legal action (with ``all_actions``), else None
     seat    the seat whose result it is; side, others: the two teams
+    mode    "tricks" (the quick search of trick-counting scores) or "general"
     nodes, seconds: the search's effort
     """
-    __slots__ = ("value", "best", "values", "seat", "side", "others", "nodes", "seconds")
+    __slots__ = ("value", "best", "values", "seat", "side", "others", "mode", "nodes", "seconds")
 
-    def __init__(self, value, best, values, seat, side, others, nodes, seconds):
+    def __init__(self, value, best, values, seat, side, others, mode, nodes, seconds):
         self.value, self.best, self.values = value, best, values
         self.seat, self.side, self.others = seat, side, others
-        self.nodes, self.seconds = nodes, seconds
+        self.mode, self.nodes, self.seconds = mode, nodes, seconds
 
     def __repr__(self):
-        return (f"Solution(value={self.value:g}, best={self.best}, seat={self.seat}, "
+        return (f"Solution(value={self.value:g}, best={self.best}, seat={self.seat}, mode={self.mode}, "
                 f"nodes={self.nodes}, seconds={self.seconds:.3f})")
+
+    def to_json(self, deal, names=None) -> dict:
+        """Plain data for a command to print: actions written as in a hand record
+        (``names``: the seats' names, default their numbers)."""
+        nm = (lambda s: names[s]) if names else str
+        text = lambda a: deal.game.to_action(a, names).text()
+        out = {"seat": nm(self.seat), "side": [nm(s) for s in self.side],
+               "against": [nm(s) for s in self.others], "value": self.value,
+               "search": self.mode, "nodes": self.nodes, "seconds": round(self.seconds, 3)}
+        if self.best is not None:
+            out["best"] = f"{nm(deal.turn)} {text(self.best)}"
+        if self.values is not None:
+            out["actions"] = {f"{nm(deal.turn)} {text(a)}": v for a, v in self.values.items()}
+        return out
 
 
 def solve(deal, seat: int | None = None, all_actions: bool = False,
-          time_limit: float | None = None, max_nodes: int | None = None) -> Solution:
+          time_limit: float | None = None, max_nodes: int | None = None,
+          mode: str | None = None) -> Solution:
     """The exact result of `deal` under perfect play for `seat` (default: the seat to
     move), every hand known. The deal is not changed. With ``all_actions``, the
     result of each legal action of the seat to move. Raises ``Timeout`` when
-    ``time_limit`` seconds or ``max_nodes`` nodes are spent first."""
-    return Solver(deal, seat).solve(all_actions, time_limit, max_nodes)
+    ``time_limit`` seconds or ``max_nodes`` nodes are spent first. `mode` forces the
+    general search ("general"); by default the trick search is used where it is exact."""
+    return Solver(deal, seat, mode).solve(all_actions, time_limit, max_nodes)
 
 
 class Solver:
-    """The search, on a private clone of one deal, for one seat's side. A Solver may
-    be asked again after actions of that same deal have been applied to it
-    (``advance``): what it learned stays valid."""
+    """One deal's search for one seat's side, on a private clone of the deal.
 
-    def __init__(self, deal, seat: int | None = None):
+    Where the spec's scoring reads nothing of the play but tricks, and the seat's
+    result turns out (by scoring every way the remaining tricks could be shared) to
+    depend only on its side's total of tricks, rising or falling with it, the search
+    counts the side's future tricks alone (``_Tricks``: no scoring at the leaves, a
+    table of positions that ignores the past, quick-trick bounds). Otherwise it
+    searches the results themselves (``_General``)."""
+
+    def __init__(self, deal, seat: int | None = None, mode: str | None = None, curve=None):
+        """`curve`: what ``_trick_curve`` gave for another deal with the same public
+        state (a PIMC sample of the same decision), to save working it out again;
+        False when it found the trick search not exact there."""
         g = self.g = deal.game
         d = self.d = copy.deepcopy(deal, {id(g): g})
         if seat is None:
             seat = d.turn if d.turn >= 0 else (d.active[0] if d.active else 0)
         self.seat = seat
         self.side, self.others = teams(d, seat)
-        self.side_set = frozenset(self.side)
-        self.sign = score_sign(g)
         self.scale = _scale(self.side, self.others)
+        self.sign = score_sign(g)
+        self.curve = None
+        if mode != "general" and d.phase == PLAY:
+            if curve is None:
+                curve = _trick_curve(d, self.side, self.others, self.sign) or False
+            self.curve = curve or None
+        self.known_curve = curve if curve is not None else False
+        self.mode = "tricks" if self.curve is not None else "general"
+        self.search = (_Tricks(d, self.side, self.curve) if self.curve is not None
+                       else _General(d, self.side, self.others, self.sign))
+
+    def solve(self, all_actions: bool = False, time_limit: float | None = None,
+              max_nodes: int | None = None) -> Solution:
+        t0 = time.perf_counter()
+        sr = self.search
+        sr.deadline = None if time_limit is None else t0 + time_limit
+        sr.max_nodes = None if max_nodes is None else sr.nodes + max_nodes
+        d = self.d
+        n0 = sr.nodes
+        values = None
+        best = None
+        if d.phase != PLAY:
+            if d.phase != DONE:
+                raise ValueError("the solver starts in the play phase (or at the end of a deal)")
+            v = _scaled(d.deltas, self.side, self.others, self.sign)
+        elif all_actions:
+            scaled = sr.root_values()
+            legal = d.legal_actions()
+            classes = sr.classes()
+            values = {}
+            for a in legal:
+                b = classes.get(a, a)
+                values[a] = scaled[b] if b in scaled else self._direct(a)
+            maxing = d.turn in self.side
+            best = (max if maxing else min)(legal, key=lambda a: values[a])
+            v = values[best]
+            values = {a: x / self.scale for a, x in values.items()}
+        else:
+            v, best = sr.root_value()
+        return Solution(v / self.scale, best, values, self.seat, self.side, self.others, self.mode,
+                        sr.nodes - n0, time.perf_counter() - t0)
+
+    def _direct(self, a: int) -> int:
+        """The scaled result of an action the search left out because it ends the deal
+        at once (a concession the trick search proved no better than playing on)."""
+        d = copy.deepcopy(self.d, {id(self.g): self.g})
+        d.apply_action(a)
+        if d.phase != DONE:
+            raise ValueError(f"action {a} was not searched")
+        return _scaled(d.deltas, self.side, self.others, self.sign)
+
+
+class _Budget:
+    deadline = None
+    max_nodes = None
+    nodes = 0
+
+    def _check_budget(self):
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise Timeout()
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise Timeout()
+
+
+def _classes_of(allowed: int, in_play: int, suit, pts, special) -> dict:
+    """Cards of `allowed` -> the card kept for their class of equivalent cards (the
+    highest of the class): same suit, same points, not special, and no card still in
+    play between them."""
+    out = {}
+    prev = rep = -1
+    for c in bits(allowed):
+        if (prev >= 0 and suit[prev] == suit[c] and pts[prev] == pts[c]
+                and not (special >> c & 1) and not (special >> prev & 1)
+                and not in_play & ((1 << c) - (2 << prev))):
+            out[c] = rep
+        else:
+            out[c] = rep = c
+        prev = c
+    return out
+
+
+# ---------------------------------------------------------------- the general search
+class _General(_Budget):
+    """Alpha-beta over the results themselves, applying actions to the clone."""
+
+    def __init__(self, d, side, others, sign):
+        g = self.g = d.game
+        self.d = d
+        self.side, self.others, self.sign = side, others, sign
+        self.side_set = frozenset(side)
         self.tt = {}
-        self.nodes = 0
+        self.order = {}       # the position alone (not its past) -> a move that did well there
+        self.leaves = {}      # the end of a deal -> its scaled result
+        self.unscored = False
         c = g.codec
-        self.MELD, self.PASS, self.CONCEDE = c.MELD, c.PASS, c.CONCEDE
+        self.MELD, self.CONCEDE = c.MELD, c.CONCEDE
         # ordinary trick play is mirrored here; the rest goes through the engine
         self.fast = not (g.draw or g.close is not None or g.exchange_rank >= 0 or g.deal_ends is not None)
         self.dealer_up = g.face_up == "dealer-last"
@@ -214,19 +342,42 @@ class Solver:
         self.key_stock = bool(g.stock)
         self.special = special_cards(g)
         self.points = g.card_points
-        self._root_fields()
-
-    # ------------------------------------------------------------ leaves
-    def _root_fields(self):
-        """What scoring a deal changes, as it is before the end: restored after each leaf."""
-        d = self.d
+        self.concede = g.concede is not None
+        # every card that is or will be in play (the stock only when it is drawn from)
+        universe = d.talon
+        for h in d.hands:
+            universe |= h
+        for _, c in d.trick:
+            universe |= 1 << c
+        if g.draw:
+            for c in d.stock:
+                universe |= 1 << c
+        self.universe = universe
         self.root = (list(d.scores), list(d.deltas), {k: list(v) for k, v in d.counters.items()},
                      dict(d.lets), d.made, list(d.meld_points_of), list(d.deal_points_of))
+        self.root_at = (d.tricks_done, len(d.trick))      # the one node inside a trick kept in the table
+
+    # ------------------------------------------------------------ leaves
+    def _finish(self):
+        """``Deal.finish`` without the scoring: the leaf is scored when it is reached
+        (``_leaf``), once for each different end."""
+        d = self.d
+        d.phase, d._ph, d.turn = DONE, None, TERMINAL
+        self.unscored = True
 
     def _leaf(self) -> int:
-        """The scaled result of the finished clone; then the scoring is taken back."""
+        """The scaled result of the finished clone. Ends that agree in everything the
+        scoring can read are scored once; the scoring's changes are then taken back."""
         d = self.d
-        v = _scaled(d.deltas, self.side, self.others, self.sign)
+        unscored, self.unscored = self.unscored, False
+        key = self._key() + (d.last_trick_winner, d.conceded, d.ended_early)
+        v = self.leaves.get(key)
+        if v is None:
+            if unscored:
+                settle(d)
+            v = self.leaves[key] = _scaled(d.deltas, self.side, self.others, self.sign)
+        elif unscored:
+            return v
         scores, deltas, counters, lets, made, mp, dp = self.root
         d.scores[:] = scores
         d.deltas[:] = deltas
@@ -241,6 +392,7 @@ class Solver:
 
     # ------------------------------------------------------------ the position's key
     def _key(self):
+        """The position, and what of the past the scoring may still read."""
         d = self.d
         k = (d.turn, tuple(d.hands), tuple(d.trick), d.trumps, d.pending_trumps)
         if self.key_taken:
@@ -256,72 +408,70 @@ class Solver:
         return k
 
     # ------------------------------------------------------------ moves
+    def _allowed(self, s: int) -> int:
+        d = self.d
+        if d.trick:
+            return self.follow(d, d.hands[s], d.trick_suit, d.trumps, d.win_card)
+        return self.lead(d, d.hands[s])
+
     def _in_play(self) -> int:
         d = self.d
-        m = d.talon
-        for h in d.hands:
-            m |= h
+        m = self.universe & ~d.played
         for _, c in d.trick:
-            m |= 1 << c
-        for c in d.stock:
             m |= 1 << c
         return m
 
-    def _representatives(self, allowed: int) -> list:
-        """One card of each class of equivalent cards in `allowed` (highest first)."""
-        if not allowed:
-            return []
+    def classes(self) -> dict:
+        """At the root: each playable card -> the card searched for its class."""
+        g = self.g
+        return _classes_of(self._allowed(self.d.turn), self._in_play(), g.card_suit, self.points, self.special)
+
+    def _reps(self, allowed: int) -> list:
+        """The cards of `allowed` worth searching: the highest of each run of
+        equivalent cards (same suit and points, no card in play between them)."""
+        out = []
         in_play = self._in_play()
+        SM = self.g.suit_mask
         suit = self.g.card_suit
         pts = self.points
         special = self.special
-        out = []
-        prev = -1
-        for c in bits(allowed):
-            if (prev >= 0 and suit[prev] == suit[c] and pts[prev] == pts[c]
-                    and not (special >> c & 1) and not (special >> prev & 1)
-                    and not in_play & ((1 << c) - (2 << prev))):
-                prev = c              # the same class as the card kept before it
-                continue
+        m = allowed
+        while m:
+            low = m & -m
+            c = low.bit_length() - 1
+            m ^= low
+            above = in_play & SM[suit[c]] & (low - 1)
+            if above:
+                h = above.bit_length() - 1           # the next higher card in play
+                if allowed >> h & 1 and pts[h] == pts[c] and not special & ((1 << h) | low):
+                    continue
             out.append(c)
-            prev = c
         return out
 
     def _moves(self, s: int, first=None) -> list:
         """The moves searched at this node, best guesses first."""
         d = self.d
         g = self.g
-        hand = d.hands[s]
-        trick = d.trick
-        if trick:
-            allowed = self.follow(d, hand, d.trick_suit, d.trumps, d.win_card)
-        else:
-            allowed = self.lead(d, hand)
-        cards = self._representatives(allowed)
-        mine = (s in self.side_set)
-        if trick:
+        allowed = self._allowed(s)
+        cards = self._reps(allowed)
+        if d.trick:
             keys = d.trick_keys
             wk = keys[d.win_card]
             pts = self.points
-            friend = (d.win_seat in self.side_set) == mine
-            win = [c for c in cards if keys[c] > wk]
-            lose = [c for c in cards if keys[c] <= wk]
-            if friend:
-                lose.sort(key=lambda c: (-pts[c], keys[c]))
-                win.sort(key=lambda c: keys[c])
-                moves = lose + win
+            if (d.win_seat in self.side_set) == (s in self.side_set):
+                # a partner wins: points to it, else the lowest card
+                cards.sort(key=lambda c: (keys[c] > wk, -pts[c], keys[c]))
             else:
-                win.sort(key=lambda c: keys[c])
-                lose.sort(key=lambda c: (pts[c], keys[c]))
-                moves = win + lose
+                # the cheapest winner, else the lowest card
+                cards.sort(key=lambda c: (keys[c] <= wk, pts[c] if keys[c] <= wk else 0, keys[c]))
+            moves = cards
         else:
-            rank = g.card_rank
-            moves = sorted(cards, key=lambda c: rank[c])
+            moves = sorted(cards, key=g.card_rank.__getitem__)
             if g.melds:
                 moves = Play.meld_leads(d, s, allowed) + moves
             if not self.fast:
                 moves = Play.pre_lead(d, s) + moves
-        if g.concede is not None and d._can_concede(s):
+        if self.concede and d._can_concede(s):
             moves.append(self.CONCEDE)
         if first is not None and first in moves and moves[0] != first:
             moves.remove(first)
@@ -334,7 +484,7 @@ class Solver:
         d = self.d
         if a == self.CONCEDE:
             d.conceded = True
-            d.finish()
+            self._finish()
             return ("concede",)
         if not self.fast:
             snap = self._snapshot()
@@ -402,7 +552,7 @@ class Solver:
         d.tricks_left = left
         if left == 0:
             d.last_trick_winner = w
-            d.finish()
+            self._finish()
         return (w, pts, m, saved)
 
     def _undo(self, s: int, u):
@@ -447,6 +597,9 @@ class Solver:
 
     def _restore(self, snap):
         d = self.d
+        if d.phase == DONE and not self.unscored:
+            self._leaf()          # the engine scored the deal: take the scoring back
+        self.unscored = False
         scalars, trick, hands, tricks, cp, taken, n_melds, stock, tac, n_hist = snap
         for f, v in zip(self._SCALARS, scalars):
             setattr(d, f, v)
@@ -462,18 +615,25 @@ class Solver:
 
     # ------------------------------------------------------------ the search
     def _search(self, alpha: int, beta: int) -> int:
+        """Fail-soft alpha-beta: the value if it lies inside (alpha, beta), else a
+        bound on the side of the window it fell."""
         d = self.d
         if d.phase != PLAY:
             return self._leaf()
         self.nodes += 1
         if self.nodes & 1023 == 0:
             self._check_budget()
+        if self.fast and not d.trick and d.hands[d.turn].bit_count() == 1 and not self.concede:
+            return self._last_trick()
+        if d.trick and (d.tricks_done, len(d.trick)) != self.root_at:
+            return self._inside(alpha, beta)
         key = self._key()
         ent = self.tt.get(key)
-        first = None
+        fkey = key[:5]
+        first = self.order.get(fkey)
         lo, hi = -INF, INF
         if ent is not None:
-            lo, hi, first = ent
+            lo, hi = ent[0], ent[1]
             if lo >= beta:
                 return lo
             if hi <= alpha:
@@ -484,6 +644,8 @@ class Solver:
                 alpha = lo
             if hi < beta:
                 beta = hi
+            if ent[2] is not None:
+                first = ent[2]
         s = d.turn
         maxing = s in self.side_set
         a0, b0 = alpha, beta
@@ -521,50 +683,47 @@ class Solver:
         else:
             lo = hi = best
         self.tt[key] = (lo, hi, best_move)
+        if best_move is not None and (best > a0 if maxing else best < b0):
+            self.order[fkey] = best_move
         return best
 
-    def _check_budget(self):
-        if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise Timeout()
-        if self.max_nodes is not None and self.nodes > self.max_nodes:
-            raise Timeout()
-
-    # ------------------------------------------------------------ the root
-    def solve(self, all_actions: bool = False, time_limit: float | None = None,
-              max_nodes: int | None = None) -> Solution:
-        t0 = time.perf_counter()
-        self.deadline = None if time_limit is None else t0 + time_limit
-        self.max_nodes = None if max_nodes is None else self.nodes + max_nodes
+    def _inside(self, alpha: int, beta: int) -> int:
+        """A node inside a trick: searched without the table (its positions are rarely
+        met twice, and keeping them costs more than it saves)."""
         d = self.d
-        start_nodes = self.nodes
-        values = None
-        if d.phase != PLAY:
-            if d.phase == DONE:
-                v = _scaled(d.deltas, self.side, self.others, self.sign)
-            else:
-                raise ValueError("the solver starts in the play phase (or at the end of a deal)")
-            best = None
-        elif all_actions:
+        s = d.turn
+        maxing = s in self.side_set
+        best = -INF if maxing else INF
+        for a in self._moves(s):
+            u = self._do(s, a)
+            v = self._search(alpha, beta)
+            self._undo(s, u)
+            if maxing:
+                if v > best:
+                    best = v
+                    if v > alpha:
+                        alpha = v
+                        if alpha >= beta:
+                            break
+            elif v < best:
+                best = v
+                if v < beta:
+                    beta = v
+                    if alpha >= beta:
+                        break
+        return best
+
+    def _last_trick(self) -> int:
+        """Every seat holds one card: play them out and score the end."""
+        d = self.d
+        undo = []
+        while d.phase == PLAY:
             s = d.turn
-            maxing = s in self.side_set
-            values = {}
-            for a in self._moves(s):
-                u = self._do(s, a)
-                values[a] = self._search(-INF, INF)
-                self._undo(s, u)
-            # equivalent cards share their class's value
-            for a in d.legal_actions():
-                if a not in values:
-                    values[a] = values[self._class_of(a, values)]
-            pick = max if maxing else min
-            best = pick(values, key=lambda a: (values[a], -a) if maxing else (values[a], a))
-            v = values[best]
-            values = {a: x / self.scale for a, x in sorted(values.items())}
-        else:
-            v = self._mtdf(0)
-            best = self.tt.get(self._key(), (0, 0, None))[2]
-        return Solution(v / self.scale, best, values, self.seat, self.side, self.others,
-                        self.nodes - start_nodes, time.perf_counter() - t0)
+            undo.append((s, self._do(s, d.hands[s].bit_length() - 1)))
+        v = self._leaf()
+        for s, u in reversed(undo):
+            self._undo(s, u)
+        return v
 
     def _mtdf(self, guess: int) -> int:
         """The exact value by null-window searches closing in on it (MTD(f))."""
@@ -579,14 +738,807 @@ class Solver:
                 lo = g
         return g
 
-    def _class_of(self, a: int, values: dict) -> int:
-        """The searched card equivalent to card `a` (same suit, nothing in play between)."""
+    # ------------------------------------------------------------ the root
+    def root_value(self):
+        v = self._mtdf(0)
+        ent = self.tt.get(self._key())
+        return v, (ent[2] if ent is not None else None)
+
+    def root_values(self) -> dict:
         d = self.d
-        suit = self.g.card_suit
-        in_play = self._in_play()
-        for b in values:
-            if b < self.MELD and suit[b] == suit[a]:
-                lo, hi = min(a, b), max(a, b)
-                if not in_play & ((1 << hi) - (2 << lo)) & ~(1 << a) & ~(1 << b):
-                    return b
-        raise KeyError(a)
+        s = d.turn
+        out = {}
+        guess = 0
+        for a in self._moves(s):
+            u = self._do(s, a)
+            out[a] = guess = self._mtdf(guess)
+            self._undo(s, u)
+        return out
+
+
+# ---------------------------------------------------------------- the trick search
+def _compositions(total: int, parts: int):
+    """Every way to share `total` among `parts` (non-negative, in order)."""
+    if parts == 1:
+        yield (total,)
+        return
+    for first in range(total + 1):
+        for rest in _compositions(total - first, parts - 1):
+            yield (first,) + rest
+
+
+_TALLY_NAMES = (" taken by ", "last trick winner", "leader", " held by ", "ended early")
+
+
+def _trick_curve(d, side, others, sign):
+    """Where the trick search is exact: the scaled result for each total of tricks the
+    side may end with ({total: result}), else None.
+
+    The spec must score nothing of the play but tricks (no card points, no melds, no
+    formula about cards taken or who won the last trick, no stock, no follow rule with
+    a condition), and scoring every way of sharing the remaining tricks among the
+    seats must give a result that depends only on the side's total and rises (or
+    falls) with it. A concession must never do better than playing on."""
+    g = d.game
+    if (g.points_mask or g.melds or g.draw or g.close is not None or g.exchange_rank >= 0
+            or g.deal_ends is not None or any(r.when is not None for r in g.narrows)):
+        return None
+    names = spec_names(g)
+    if any(t in " " + n + " " for n in names for t in _TALLY_NAMES):
+        return None
+    scratch = copy.deepcopy(d, {id(g): g})
+    active = list(d.active)
+    left = d.tricks_left
+    base = list(d.tricks)
+    side_set = set(side)
+    curve = {}
+    for shares in _compositions(left, len(active)):
+        final = list(base)
+        for s, k in zip(active, shares):
+            final[s] += k
+        v = _score_tally(scratch, d, final, False)
+        v = _scaled(v, side, others, sign)
+        k = sum(final[s] for s in side_set)
+        if curve.setdefault(k, v) != v:
+            return None
+    ks = sorted(curve)
+    vs = [curve[k] for k in ks]
+    up = all(a <= b for a, b in zip(vs, vs[1:]))
+    down = all(a >= b for a, b in zip(vs, vs[1:]))
+    if not (up or down):
+        return None
+    if g.concede is not None and d.declarer >= 0 and not _concede_dominated(scratch, d, side, others, sign, curve):
+        return None
+    return curve
+
+
+def _score_tally(scratch, d, tricks, conceded: bool) -> list:
+    """The score changes of a deal that ends with these tricks (on a scratch copy)."""
+    scratch.__dict__.update({k: v for k, v in d.__dict__.items() if not isinstance(v, (list, dict))})
+    for k, v in d.__dict__.items():
+        if isinstance(v, list):
+            setattr(scratch, k, list(v))
+        elif isinstance(v, dict):
+            setattr(scratch, k, {a: list(b) if isinstance(b, list) else b for a, b in v.items()})
+    scratch.tricks = list(tricks)
+    done = sum(tricks) - sum(d.tricks)
+    scratch.tricks_done = d.tricks_done + done
+    scratch.tricks_left = d.tricks_left - done
+    scratch.trick = []
+    if not conceded:
+        scratch.hands = [0] * d.n_seats
+    scratch.conceded = conceded
+    scratch.phase, scratch._ph, scratch.turn = DONE, None, TERMINAL
+    settle(scratch)
+    return list(scratch.deltas)
+
+
+def _concede_dominated(scratch, d, side, others, sign, curve) -> bool:
+    """A concession (possible once the contract is lost) never gives the conceding
+    side more than any way of playing the deal out from there would."""
+    declarer_side = d.declarer in side
+    active = list(d.active)
+    left = d.tricks_left
+    for played in range(left + 1):
+        for shares in _compositions(played, len(active)):
+            now = list(d.tricks)
+            for s, k in zip(active, shares):
+                now[s] += k
+            scratch.tricks = now
+            scratch.tricks_left = left - played
+            won = sum(now[s] for s in d.declarers)
+            e = d.game.ladder[d.entry_index] if d.entry_index >= 0 else None
+            if e is None or not (won > e.most or won + (left - played) < e.least):
+                continue            # not lost: no concession here
+            v = _scaled(_score_tally(scratch, d, now, True), side, others, sign)
+            k = sum(now[s] for s in side)
+            later = [curve[x] for x in curve if k <= x <= k + left - played]
+            if declarer_side and later and v > min(later):
+                return False
+            if not declarer_side and later and v < max(later):
+                return False
+    return True
+
+
+class _RuleState:
+    """What the compiled follow and lead rules read of a deal (no rule has a condition
+    in the trick search)."""
+    __slots__ = ("tricks_done", "trumps")
+
+    def __init__(self, tricks_done, trumps):
+        self.tricks_done, self.trumps = tricks_done, trumps
+
+
+def _plain_follow_only(g) -> bool:
+    """The only play rule is following suit (quick tricks are sound then)."""
+    return (len(g.narrows) == 1 and g.lead_card < 0 and g.narrows[0].mode == "must"
+            and g.narrows[0].cards.parts == (("suit-led", None),) and g.narrows[0].on in ("follow", "play")
+            and not g.narrows[0].first and not g.narrows[0].void)
+
+
+_SQUEEZE: dict = {}
+
+
+def _squeeze(packed: int, n: int, R: int) -> int:
+    """One suit's holdings of `n` seats packed R bits each (the first seat in the high
+    bits) -> the same with the ranks no longer held by anyone removed: who holds the
+    highest card still in play, the next … (relative ranks; bit 0 the highest)."""
+    key = packed << 3 | n
+    out = _SQUEEZE.get(key)
+    if out is not None:
+        return out
+    full = (1 << R) - 1
+    held = [(packed >> (R * (n - 1 - i))) & full for i in range(n)]
+    every = 0
+    for h in held:
+        every |= h
+    res = [0] * n
+    pos = 0
+    while every:
+        low = every & -every
+        for i, h in enumerate(held):
+            if h & low:
+                res[i] |= 1 << pos
+                break
+        pos += 1
+        every ^= low
+    out = 0
+    for r in res:
+        out = (out << R) | r
+    if len(_SQUEEZE) < 1 << 21:
+        _SQUEEZE[key] = out
+    return out
+
+
+def _top(m: int, r: int) -> int:
+    """The `r` lowest set bits of `m` (the `r` highest cards of a suit)."""
+    out = 0
+    while r and m:
+        low = m & -m
+        out |= low
+        m ^= low
+        r -= 1
+    return out
+
+
+class _Tricks(_Budget):
+    """Alpha-beta over the number of tricks the side takes from now on, on a compact
+    copy of the position (hands as masks, the trick as a list). Positions between
+    tricks go in a table keyed by the leader and the hands in relative ranks (cards
+    already played do not tell positions apart), holding bounds on the side's future
+    tricks; quick tricks bound a position before it is searched."""
+
+    def __init__(self, d, side, curve):
+        g = self.g = d.game
+        self.side = frozenset(side)
+        up = curve[max(curve)] >= curve[min(curve)]
+        self.curve = curve
+        self.base = sum(d.tricks[s] for s in side)
+        # the seats who want more of the side's tricks
+        self.maxers = self.side if up else frozenset(s for s in d.active if s not in self.side)
+        self.follow, self.lead = _rules(g)
+        self.rs = _RuleState(d.tricks_done, d.trumps)
+        self.first_rules = any(r.first for r in g.narrows) or g.lead_card >= 0
+        self.hands = list(d.hands)
+        self.trick = list(d.trick)
+        self.turn = d.turn
+        self.next_seat = d.next_seat
+        self.n_active = d.n_active
+        self.active = tuple(d.active)
+        self.trumps = d.trumps
+        self.keys_of = g.trick_keys[d.trumps + 1]
+        self.led = d.trick_suit
+        self.win_seat, self.win_card = d.win_seat, d.win_card
+        self.suit = g.card_suit
+        self.rank = g.card_rank
+        self.R = g.n_ranks
+        self.suit_mask = g.suit_mask
+        self.shifts = tuple(k * g.n_ranks for k in range(g.n_suits))
+        self.special = special_cards(g)
+        self.relative = self.special == 0
+        self.quick = _plain_follow_only(g)
+        self.no_trumps = d.trumps < 0 or not g.trick_trumps
+        # partition search where only following suit narrows the cards played
+        self.ps = self.quick and self.relative
+        R = self.R
+        n = len(self.active)
+        self.full = (1 << R) - 1
+        self.tops = [sum(((1 << r) - 1) << (R * i) for i in range(n)) for r in range(R + 1)]
+        self.ptt = {}
+        in_play = 0
+        for h in d.hands:
+            in_play |= h
+        for _, c in d.trick:
+            in_play |= 1 << c
+        self.gone = g.full_deck & ~in_play       # cards out of play: played, or never dealt
+        self.tt = {}
+
+    # ------------------------------------------------------------ moves
+    def _allowed(self, s: int) -> int:
+        if self.trick:
+            return self.follow(self.rs, self.hands[s], self.led, self.trumps, self.win_card)
+        return self.lead(self.rs, self.hands[s])
+
+    def _reps(self, allowed: int) -> list:
+        """The cards of `allowed` worth searching: the highest of each run of cards
+        with no card in play between them."""
+        out = []
+        in_play = ~self.gone
+        SM = self.suit_mask
+        suit = self.suit
+        special = self.special
+        m = allowed
+        while m:
+            low = m & -m
+            c = low.bit_length() - 1
+            m ^= low
+            above = in_play & SM[suit[c]] & (low - 1)
+            if above:
+                h = 1 << (above.bit_length() - 1)      # the next higher card in play
+                if h & allowed and not (special & (h | low)):
+                    continue
+            out.append(c)
+        return out
+
+    def classes(self) -> dict:
+        allowed = self._allowed(self.turn)
+        return _classes_of(allowed, ~self.gone & self.g.full_deck, self.suit, self.g.card_points, self.special)
+
+    def _moves(self, s: int, first=None) -> list:
+        cards = self._reps(self._allowed(s))
+        if self.trick:
+            keys = self.keys_of[self.led]
+            if (self.win_seat in self.side) == (s in self.side):
+                cards.sort(key=keys.__getitem__)          # a partner wins: the lowest first
+            else:                                          # the cheapest winner, then the lowest
+                wk = keys[self.win_card]
+                cards.sort(key=lambda c: (keys[c] <= wk, keys[c]))
+        else:
+            cards.sort(key=self.rank.__getitem__)
+        if first is not None and first in cards and cards[0] != first:
+            cards.remove(first)
+            cards.insert(0, first)
+        return cards
+
+    # ------------------------------------------------------------ bounds and keys
+    def _key(self, leader: int):
+        hands = self.hands
+        first = self.rs.tricks_done == 0 if self.first_rules else False
+        if not self.relative:
+            return (leader, first, tuple(hands))
+        R = self.R
+        full = (1 << R) - 1
+        act = self.active
+        n = len(act)
+        key = [leader, first]
+        for sh in self.shifts:
+            k = 0
+            for s in act:
+                k = (k << R) | ((hands[s] >> sh) & full)
+            key.append(_squeeze(k, n, R))
+        return tuple(key)
+
+    def _sure(self, leader: int) -> int:
+        """Tricks the leader's team takes for certain, the leader cashing its top cards
+        (each the highest card of its suit still in play): in every suit when no
+        opponent can trump, else the top trumps and one other suit's top cards for as
+        many rounds as every opponent holding trumps still follows."""
+        hands = self.hands
+        mine_team = leader in self.side
+        in_play = ~self.gone
+        mine = hands[leader]
+        SM = self.suit_mask
+        trumps = -1 if self.no_trumps else self.trumps
+        ruffers = [o for o in self.active if (o in self.side) != mine_team
+                   and trumps >= 0 and hands[o] & SM[trumps]]
+        total = extra = 0
+        for k, sm in enumerate(SM):
+            held = mine & sm
+            if not held:
+                continue
+            run = 0
+            m = in_play & sm
+            while m:
+                low = m & -m
+                if not held & low:
+                    break
+                run += 1
+                m ^= low
+            if not run:
+                continue
+            if not ruffers or k == trumps:
+                total += run
+            else:
+                safe = min((hands[o] & sm).bit_count() for o in ruffers)
+                if safe > extra:
+                    extra = min(run, safe)
+        return total + extra
+
+    # ------------------------------------------------------------ the search
+    def _search(self, alpha: int, beta: int) -> int:
+        """Fail-soft alpha-beta on the side's tricks from here on."""
+        self.nodes += 1
+        if not self.nodes & 4095:
+            self._check_budget()
+        trick = self.trick
+        hands = self.hands
+        s = self.turn
+        first = None
+        key = None
+        if not trick:
+            left = hands[s].bit_count()
+            if left <= 1:
+                return self._last(s) if left else 0
+            key = self._key(s)
+            ent = self.tt.get(key)
+            if ent is not None:
+                lo, hi, first = ent
+            else:
+                lo, hi = 0, left
+                if self.quick:
+                    q = self._sure(s)
+                    if s in self.side:
+                        lo = q
+                    else:
+                        hi = left - q
+                    self.tt[key] = (lo, hi, None)
+            if lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo == hi:
+                return lo
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
+        maxing = s in self.maxers
+        a0, b0 = alpha, beta
+        best = -INF if maxing else INF
+        best_move = None
+        side = self.side
+        keys_of = self.keys_of
+        for c in self._moves(s, first):
+            bit = 1 << c
+            hands[s] ^= bit
+            led, win_seat, win_card = self.led, self.win_seat, self.win_card
+            if not trick:
+                self.led = self.suit[c]
+                self.win_seat, self.win_card = s, c
+            elif keys_of[led][c] > keys_of[led][win_card]:
+                self.win_seat, self.win_card = s, c
+            trick.append((s, c))
+            if len(trick) < self.n_active:
+                self.turn = self.next_seat[s]
+                v = self._search(alpha, beta)
+            else:
+                w = self.win_seat
+                won = 1 if w in side else 0
+                gone = self.gone
+                for _, x in trick:
+                    self.gone |= 1 << x
+                self.trick = []
+                self.turn = w
+                self.rs.tricks_done += 1
+                v = won + self._search(alpha - won, beta - won)
+                self.rs.tricks_done -= 1
+                self.trick = trick
+                self.gone = gone
+            trick.pop()
+            hands[s] |= bit
+            self.led, self.win_seat, self.win_card, self.turn = led, win_seat, win_card, s
+            if maxing:
+                if v > best:
+                    best, best_move = v, c
+                    if v > alpha:
+                        alpha = v
+                        if alpha >= beta:
+                            break
+            elif v < best:
+                best, best_move = v, c
+                if v < beta:
+                    beta = v
+                    if alpha >= beta:
+                        break
+        if key is not None:
+            lo, hi, _ = self.tt.get(key, (0, INF, None))
+            if best <= a0:
+                hi = min(hi, best)
+            elif best >= b0:
+                lo = max(lo, best)
+            else:
+                lo = hi = best
+            self.tt[key] = (lo, hi, best_move)
+        return best
+
+    def _last(self, leader: int) -> int:
+        """The last trick: every seat plays its one card."""
+        hands = self.hands
+        c = hands[leader].bit_length() - 1
+        keys = self.keys_of[self.suit[c]]
+        w, wk = leader, keys[c]
+        for s in self.active:
+            k = keys[hands[s].bit_length() - 1]
+            if k > wk:
+                w, wk = s, k
+        return 1 if w in self.side else 0
+
+    def _exact(self, offset: int = 0) -> int:
+        """The side's future tricks, or as much of them as the result depends on:
+        null-window searches at the totals where the result changes (`offset`: tricks
+        of the side already counted), halving the list of those totals. The number
+        returned gives the same result as the true one."""
+        search = self._search_ps if self.ps else self._search
+        hi = self.hands[self.turn].bit_count() + (1 if self.trick else 0)
+        B = self.base + offset
+        curve = self.curve
+        steps = [t for t in range(1, hi + 1) if curve[B + t] != curve[B + t - 1]]
+        i, j = 0, len(steps)          # the side reaches steps[:i], and none of steps[j:]
+        while i < j:
+            t = steps[(i + j) // 2]
+            v = search(t - 1, t)
+            if self.ps:
+                v = v[0]
+            if v >= t:
+                while i < j and steps[i] <= v:
+                    i += 1
+            else:
+                while j > i and steps[j - 1] > v:
+                    j -= 1
+        return steps[i - 1] if i else 0
+
+    # ------------------------------------------------------------ partition search
+    # Where following suit is the only rule, a position's result often depends on who
+    # holds a few high cards and on how many cards of each suit each seat holds, not
+    # on the small cards. The search then returns with its value the cards whose
+    # ranks it relied on (the cards that won tricks by rank, the sure winners); the
+    # table keeps, under the leader and every seat's suit lengths, the owners of the
+    # ranks down to the lowest such card of each suit (relative ranks), and a bound
+    # found there holds for every position that agrees with them (the partition
+    # search of double-dummy solvers).
+    def _ps_position(self, leader: int):
+        hands = self.hands
+        act = self.active
+        R, full = self.R, self.full
+        n = len(act)
+        lens = 0
+        rel = []
+        for sh in self.shifts:
+            k = 0
+            for s in act:
+                h = (hands[s] >> sh) & full
+                k = (k << R) | h
+                lens = (lens << 4) | h.bit_count()
+            rel.append(_squeeze(k, n, R))
+        return (leader, lens), rel
+
+    def _ps_prefix(self, rs) -> int:
+        """The cards of the top `rs[k]` ranks still in play of each suit k."""
+        in_play = ~self.gone
+        full = self.full
+        out = 0
+        for r, sh in zip(rs, self.shifts):
+            if r:
+                out |= _top((in_play >> sh) & full, r) << sh
+        return out
+
+    def _sure_ps(self, leader: int):
+        """``_sure`` and the cards it counted."""
+        hands = self.hands
+        mine_team = leader in self.side
+        in_play = ~self.gone
+        mine = hands[leader]
+        SM = self.suit_mask
+        trumps = -1 if self.no_trumps else self.trumps
+        ruffers = [o for o in self.active if (o in self.side) != mine_team
+                   and trumps >= 0 and hands[o] & SM[trumps]]
+        total = extra = 0
+        used = extra_cards = 0
+        for k, sm in enumerate(SM):
+            held = mine & sm
+            if not held:
+                continue
+            run = 0
+            cards = 0
+            m = in_play & sm
+            while m:
+                low = m & -m
+                if not held & low:
+                    break
+                run += 1
+                cards |= low
+                m ^= low
+            if not run:
+                continue
+            if not ruffers or k == trumps:
+                total += run
+                used |= cards
+            else:
+                safe = min((hands[o] & sm).bit_count() for o in ruffers)
+                if min(run, safe) > extra:
+                    extra = min(run, safe)
+                    extra_cards = _top(cards, extra)
+        return total + extra, used | extra_cards
+
+    def _top_trumps(self):
+        """(the seat holding the highest trump in play, how many of the highest trumps
+        it holds in a row, those cards): each of them will take a trick."""
+        sm = self.suit_mask[self.trumps]
+        live = ~self.gone & sm
+        if not live:
+            return -1, 0, 0
+        top = live & -live
+        holder = next(s for s in self.active if self.hands[s] & top)
+        mine = self.hands[holder]
+        run = 0
+        cards = 0
+        while live:
+            low = live & -live
+            if not mine & low:
+                break
+            run += 1
+            cards |= low
+            live ^= low
+        return holder, run, cards
+
+    def _last_ps(self, leader: int):
+        hands = self.hands
+        c = hands[leader].bit_length() - 1
+        suit = self.suit
+        keys = self.keys_of[suit[c]]
+        w, wk, wc = leader, keys[c], c
+        played = []
+        for s in self.active:
+            x = hands[s].bit_length() - 1
+            played.append(x)
+            k = keys[x]
+            if k > wk:
+                w, wk, wc = s, k, x
+        by_rank = sum(1 for x in played if suit[x] == suit[wc]) > 1
+        return (1 if w in self.side else 0), ((1 << wc) if by_rank else 0)
+
+    def _search_ps(self, alpha: int, beta: int):
+        """Fail-soft alpha-beta on the side's future tricks -> (value, cards relied on)."""
+        self.nodes += 1
+        if not self.nodes & 4095:
+            self._check_budget()
+        trick = self.trick
+        hands = self.hands
+        s = self.turn
+        first = None
+        node = None
+        if not trick:
+            left = hands[s].bit_count()
+            if left <= 1:
+                return self._last_ps(s) if left else (0, 0)
+            node, q = self._ps_position(s)
+            lo, hi = 0, left
+            lo_rs = hi_rs = None
+            lo_rel = hi_rel = 0
+            entries = self.ptt.get(node)
+            if entries:
+                for e in entries:
+                    masks, pats = e[1], e[2]
+                    for k in range(len(q)):
+                        if q[k] & masks[k] != pats[k]:
+                            break
+                    else:
+                        if e[3] > lo:
+                            lo, lo_rs = e[3], e[0]
+                        if e[4] < hi:
+                            hi, hi_rs = e[4], e[0]
+                        if e[5] is not None and hands[s] >> e[5] & 1:
+                            first = e[5]
+            qt, qrel = self._sure_ps(s)
+            if s in self.side:
+                if qt > lo:
+                    lo, lo_rs, lo_rel = qt, None, qrel
+            elif left - qt < hi:
+                hi, hi_rs, hi_rel = left - qt, None, qrel
+            if self.trumps >= 0 and not self.no_trumps:
+                # the top trumps of one hand each take a trick, whoever leads
+                holder, run, cards = self._top_trumps()
+                if run:
+                    if holder in self.side:
+                        if run > lo:
+                            lo, lo_rs, lo_rel = run, None, cards
+                    elif left - run < hi:
+                        hi, hi_rs, hi_rel = left - run, None, cards
+            if lo >= beta or hi <= alpha or lo == hi:
+                # a bound settles it: the cards that bound relied on
+                rel = 0
+                if lo >= beta or lo == hi:
+                    rel |= self._ps_prefix(lo_rs) if lo_rs is not None else lo_rel
+                if hi <= alpha or lo == hi:
+                    rel |= self._ps_prefix(hi_rs) if hi_rs is not None else hi_rel
+                return (lo if lo >= beta or lo == hi else hi), rel
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
+        maxing = s in self.maxers
+        a0, b0 = alpha, beta
+        best = -INF if maxing else INF
+        best_move = None
+        cut_rel = None
+        all_rel = 0
+        side = self.side
+        keys_of = self.keys_of
+        suit = self.suit
+        for c in self._moves(s, first):
+            bit = 1 << c
+            hands[s] ^= bit
+            led, win_seat, win_card = self.led, self.win_seat, self.win_card
+            if not trick:
+                self.led = suit[c]
+                self.win_seat, self.win_card = s, c
+            elif keys_of[led][c] > keys_of[led][win_card]:
+                self.win_seat, self.win_card = s, c
+            trick.append((s, c))
+            if len(trick) < self.n_active:
+                self.turn = self.next_seat[s]
+                v, r = self._search_ps(alpha, beta)
+            else:
+                w, wc = self.win_seat, self.win_card
+                won = 1 if w in side else 0
+                ws = suit[wc]
+                by_rank = sum(1 for _, x in trick if suit[x] == ws) > 1
+                gone = self.gone
+                for _, x in trick:
+                    self.gone |= 1 << x
+                self.trick = []
+                self.turn = w
+                v, r = self._search_ps(alpha - won, beta - won)
+                v += won
+                if by_rank:
+                    r |= 1 << wc
+                self.trick = trick
+                self.gone = gone
+            trick.pop()
+            hands[s] |= bit
+            self.led, self.win_seat, self.win_card, self.turn = led, win_seat, win_card, s
+            if r & bit:
+                # the card's rank counted: so do those of the cards it stood for
+                r |= self._class_mask(s, c)
+            all_rel |= r
+            if maxing:
+                if v > best:
+                    best, best_move = v, c
+                    if v > alpha:
+                        alpha = v
+                        if alpha >= beta:
+                            cut_rel = r
+                            break
+            elif v < best:
+                best, best_move = v, c
+                if v < beta:
+                    beta = v
+                    if alpha >= beta:
+                        cut_rel = r
+                        break
+        rel = cut_rel if cut_rel is not None else all_rel
+        if node is not None:
+            self._ps_store(node, q, rel, best, a0, b0, best_move)
+        return best, rel
+
+    def _class_mask(self, s: int, c: int) -> int:
+        """Card `c` of seat `s` and the cards of its hand equivalent to it (adjacent, no
+        card in play between)."""
+        hand = self.hands[s]
+        in_play = ~self.gone
+        sm = self.suit_mask[self.suit[c]]
+        out = 1 << c
+        x = c
+        while True:        # the cards below c in its run
+            below = in_play & sm & ~((2 << x) - 1)
+            if not below:
+                break
+            nxt = below & -below
+            if not hand & nxt:
+                break
+            out |= nxt
+            x = nxt.bit_length() - 1
+        return out
+
+    def _ps_store(self, node, q, rel, best, a0, b0, move):
+        in_play = ~self.gone
+        full = self.full
+        rs = []
+        masks = []
+        pats = []
+        for k, sh in enumerate(self.shifts):
+            rk = (rel >> sh) & full
+            r = 0
+            if rk:
+                lowest = 1 << (rk.bit_length() - 1)
+                r = ((in_play >> sh) & full & ((lowest << 1) - 1)).bit_count()
+            rs.append(r)
+            masks.append(self.tops[r])
+            pats.append(q[k] & self.tops[r])
+        if best <= a0:
+            lo, hi = 0, best
+        elif best >= b0:
+            lo, hi = best, INF
+        else:
+            lo = hi = best
+        masks, pats = tuple(masks), tuple(pats)
+        entries = self.ptt.setdefault(node, [])
+        for e in entries:
+            if e[1] == masks and e[2] == pats:
+                e[3] = max(e[3], lo)
+                e[4] = min(e[4], hi)
+                if move is not None:
+                    e[5] = move
+                return
+        entries.append([tuple(rs), masks, pats, lo, hi, move])
+        if len(entries) > 24:
+            del entries[0]
+
+    # ------------------------------------------------------------ the root
+    def _value(self, future: int) -> int:
+        return self.curve[self.base + future]
+
+    def root_value(self):
+        best = None
+        v = self._exact()
+        if self.hands[self.turn]:
+            vals = self._child_values(stop_at=v)
+            best = next(a for a, x in vals.items() if x == v)
+        return self._value(v), best
+
+    def root_values(self) -> dict:
+        return {a: self._value(x) for a, x in self._child_values().items()}
+
+    def _child_values(self, stop_at=None) -> dict:
+        """The side's future tricks after each searched move at the root."""
+        s = self.turn
+        out = {}
+        for c in self._moves(s):
+            trick = self.trick
+            saved = (self.led, self.win_seat, self.win_card, self.turn, list(trick), self.gone)
+            self.hands[s] ^= 1 << c
+            if not trick:
+                self.led = self.suit[c]
+                self.win_seat, self.win_card = s, c
+            elif self.keys_of[self.led][c] > self.keys_of[self.led][self.win_card]:
+                self.win_seat, self.win_card = s, c
+            trick.append((s, c))
+            won = 0
+            done = len(trick) == self.n_active
+            if not done:
+                self.turn = self.next_seat[s]
+            else:
+                won = 1 if self.win_seat in self.side else 0
+                for _, x in trick:
+                    self.gone |= 1 << x
+                self.trick = []
+                self.turn = self.win_seat
+                self.rs.tricks_done += 1
+            out[c] = won + self._exact(won)
+            if done:
+                self.rs.tricks_done -= 1
+            self.hands[s] |= 1 << c
+            self.led, self.win_seat, self.win_card, self.turn, self.trick, self.gone = saved
+            if stop_at is not None and out[c] == stop_at:
+                break
+        return out

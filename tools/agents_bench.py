@@ -1,0 +1,141 @@
+#!/usr/bin/env python
+"""Benchmark: the open-card solver's speed, and how the players compare.
+
+Prints, on one core:
+
+* the solver: for each game, the time (CPU) and positions searched to solve whole play
+  phases exactly from the first lead (deals bid and played by heuristic players up to
+  the play), with the search the solver chose for it (the trick search or the general
+  one); a deal that runs past ``--solver-cap`` seconds is counted as a time-out;
+* paired seeded matches (``talon_cards.arena.paired``): the heuristic player against
+  random play, and the PIMC player against the heuristic one, as the mean difference of
+  one seat's result per deal (its side's score change against the others') with a 95%
+  confidence interval.
+
+    python tools/agents_bench.py                     # everything, default sizes
+    python tools/agents_bench.py --only solver --games 501 whist solo-whist
+    python tools/agents_bench.py --only pimc --pimc-deals 40 --samples 12 --time 2
+    python tools/agents_bench.py --json
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from talon_cards.agents import RandomAgent  # noqa: E402
+from talon_cards.arena import mean_ci, paired  # noqa: E402
+from talon_cards.engine import PLAY  # noqa: E402
+from talon_cards.heuristic import HeuristicAgent  # noqa: E402
+from talon_cards.pimc import PimcAgent  # noqa: E402
+from talon_cards.solver import Solver, Timeout  # noqa: E402
+from talon_cards.spec import load  # noqa: E402
+
+GAMES = ["501", "solo-whist", "whist", "oh-hell", "hearts", "sixty-six", "tysyacha"]
+CLOCK = time.process_time
+
+
+def play_starts(g, n: int, seed: int):
+    """`n` deals of `g` bid by heuristic players, stopped at the first lead."""
+    seats = g.default_seats or g.seat_counts[0]
+    rng = random.Random(seed)
+    out = []
+    tries = 0
+    while len(out) < n and tries < 20 * n:
+        tries += 1
+        d = g.new_deal(seats, rng.randrange(seats))
+        d.deal_random(rng)
+        agents = [HeuristicAgent(random.Random(rng.random())) for _ in range(seats)]
+        while not d.is_terminal() and d.phase != PLAY:
+            d.apply_action(agents[d.turn].act(d))
+        if d.phase == PLAY and d.tricks_done == 0 and not d.trick:
+            out.append(d)
+    return out
+
+
+def bench_solver(games, deals: int, cap: float, seed: int) -> dict:
+    rows = {}
+    for name in games:
+        g = load(name)
+        times, nodes, outs = [], [], 0
+        mode = tricks = None
+        for d in play_starts(g, deals, seed):
+            sv = Solver(d)
+            mode, tricks = sv.mode, d.tricks_left
+            t0 = CLOCK()
+            try:
+                sol = sv.solve(time_limit=cap)
+            except Timeout:
+                outs += 1
+                continue
+            times.append(CLOCK() - t0)
+            nodes.append(sol.nodes)
+        rows[name] = {
+            "tricks": tricks, "mode": mode, "deals": len(times) + outs, "timeouts": outs,
+            "median_s": round(statistics.median(times), 3) if times else None,
+            "mean_s": round(statistics.fmean(times), 3) if times else None,
+            "max_s": round(max(times), 3) if times else None,
+            "median_nodes": int(statistics.median(nodes)) if nodes else None,
+        }
+        r = rows[name]
+        print(f"  {name:12s} {r['tricks']:>2} tricks  {str(r['mode']):8s} median {r['median_s']} s  "
+              f"mean {r['mean_s']} s  max {r['max_s']} s  nodes {r['median_nodes']}  "
+              f"time-outs {outs}/{r['deals']} (cap {cap:g} s)", flush=True)
+    return rows
+
+
+def bench_match(games, make_a, make_b, deals: int, seed: int, label: str) -> dict:
+    rows = {}
+    for name in games:
+        t0 = time.perf_counter()
+        diffs = paired(load(name), make_a, make_b, deals, seed=seed)
+        m, ci = mean_ci(diffs)
+        wins = sum(1 for x in diffs if x > 0)
+        losses = sum(1 for x in diffs if x < 0)
+        rows[name] = {"deals": deals, "mean": round(m, 3), "ci95": round(ci, 3),
+                      "better": wins, "worse": losses, "seconds": round(time.perf_counter() - t0, 1)}
+        print(f"  {name:12s} {label}: {m:+8.2f} ± {ci:6.2f} per deal  "
+              f"({wins} better, {losses} worse, {deals} deals, {rows[name]['seconds']} s)", flush=True)
+    return rows
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", nargs="+", default=GAMES)
+    ap.add_argument("--only", choices=["solver", "heuristic", "pimc"])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--solver-deals", type=int, default=5)
+    ap.add_argument("--solver-cap", type=float, default=60.0)
+    ap.add_argument("--deals", type=int, default=200, help="deals of heuristic against random")
+    ap.add_argument("--pimc-deals", type=int, default=30, help="deals of PIMC against the heuristic")
+    ap.add_argument("--samples", type=int, default=10)
+    ap.add_argument("--time", type=float, default=2.0, help="seconds per PIMC decision")
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args(argv)
+    out = {}
+    if a.only in (None, "solver"):
+        print("open-card solver, whole play phases from the first lead (CPU time):", flush=True)
+        out["solver"] = bench_solver(a.games, a.solver_deals, a.solver_cap, a.seed)
+    if a.only in (None, "heuristic"):
+        print("heuristic against random play (paired deals, one seat's result):", flush=True)
+        out["heuristic_vs_random"] = bench_match(a.games, HeuristicAgent, RandomAgent, a.deals, a.seed,
+                                                 "heuristic - random")
+    if a.only in (None, "pimc"):
+        print(f"PIMC ({a.samples} samples, {a.time:g} s a decision) against the heuristic:", flush=True)
+        pimc = lambda rng: PimcAgent(rng, samples=a.samples, time=a.time)
+        out["pimc_vs_heuristic"] = bench_match(a.games, pimc, HeuristicAgent, a.pimc_deals, a.seed,
+                                               "pimc - heuristic")
+    if a.json:
+        print(json.dumps(out, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
