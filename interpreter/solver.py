@@ -47,13 +47,15 @@ The trick search (``_Tricks``)
     Where the spec's scoring reads nothing of the play but tricks, and scoring every
     way the remaining tricks could be shared shows the seat's result to depend only on
     its side's total of tricks, rising or falling with it (``_trick_curve``), the
-    search counts the side's future tricks alone, on a compact copy of the position:
-    no scoring at the leaves, a table that ignores the past (positions in relative
-    ranks: cards already played do not tell them apart), quick tricks bounding a
-    position before it is searched, and, where following suit is the only rule,
-    partition search (a bound holds for every position agreeing on the cards it
-    relied on). A concession is left out there only when scoring shows it never does
-    better than playing on.
+    search counts the side's future tricks alone, on a compact copy of the position,
+    asking only the questions the result turns on ("can the side take t more tricks?"
+    at each total t where the result changes: once for a contract made or not): no
+    scoring at the leaves, a table that ignores the past (positions in relative
+    ranks: cards already played do not tell them apart), quick tricks and the top
+    trumps bounding a position before it is searched, and, where following suit is
+    the only rule, partition search (a bound holds for every position agreeing on the
+    cards it relied on). A concession is left out there only when scoring shows it
+    never does better than playing on.
 """
 from __future__ import annotations
 
@@ -1189,7 +1191,7 @@ class _Tricks(_Budget):
         of the side already counted), halving the list of those totals. The number
         returned gives the same result as the true one."""
         search = self._search_ps if self.ps else self._search
-        hi = self.hands[self.turn].bit_count() + (1 if self.trick else 0)
+        hi = self.hands[self.turn].bit_count()      # the seat to move has not played to this trick
         B = self.base + offset
         curve = self.curve
         steps = [t for t in range(1, hi + 1) if curve[B + t] != curve[B + t - 1]]
@@ -1500,11 +1502,11 @@ class _Tricks(_Budget):
 
     def root_value(self):
         best = None
-        v = self._exact()
+        v = self._value(self._exact())
         if self.hands[self.turn]:
             vals = self._child_values(stop_at=v)
-            best = next(a for a, x in vals.items() if x == v)
-        return self._value(v), best
+            best = next(a for a, x in vals.items() if self._value(x) == v)
+        return v, best
 
     def root_values(self) -> dict:
         return {a: self._value(x) for a, x in self._child_values().items()}
@@ -1539,6 +1541,6 @@ class _Tricks(_Budget):
                 self.rs.tricks_done -= 1
             self.hands[s] |= 1 << c
             self.led, self.win_seat, self.win_card, self.turn, self.trick, self.gone = saved
-            if stop_at is not None and out[c] == stop_at:
+            if stop_at is not None and self._value(out[c]) == stop_at:
                 break
         return out
