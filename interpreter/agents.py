@@ -84,3 +84,16 @@ def play_deal(deal, agents):
         agent = agents if one else agents[deal.turn]
         deal.apply_action(agent.act(deal))
     return deal
+
+
+def __getattr__(name):
+    """The players with card sense live in their own modules (they need the solver,
+    which this module does not): ``from talon_cards.agents import HeuristicAgent,
+    PimcAgent`` loads them when asked for."""
+    if name == "HeuristicAgent":
+        from .heuristic import HeuristicAgent
+        return HeuristicAgent
+    if name == "PimcAgent":
+        from .pimc import PimcAgent
+        return PimcAgent
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

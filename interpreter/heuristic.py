@@ -36,10 +36,9 @@ import copy
 import random
 
 from .engine import AUCTION, CONTRACT, DONE, EXCHANGE, PLAY, bits
-from .engine.auction import Auction
 from .engine.env import Env
-from .engine.play import Play
 from .engine.scoring import settle
+from .knowledge import public_shadow
 from .solver import score_sign, teams
 
 
@@ -192,11 +191,7 @@ class Outlook:
         side_set = set(self.side)
         left = deal.tricks_left
         sign = score_sign(g)
-        scratch = copy.deepcopy(deal, {id(g): g})
-        for t in scratch.all_seats:
-            if t != seat:
-                scratch.hands[t] = 0
-        scratch.stock = [-1] * len(scratch.stock)
+        scratch = public_shadow(deal, seat)
         remaining_points = sum(g.card_points[c] for c in bits(g.full_deck & ~deal.played))
         base_tricks = list(deal.tricks)
         base_points = list(deal.card_points)
@@ -238,10 +233,8 @@ class Outlook:
 
         self.curve = [score(k) for k in range(left + 1)]
         top = max(self.curve) if self.curve else 0
-        # the fewest tricks that score best
+        # the fewest further tricks that score best
         self.target = next((k for k, v in enumerate(self.curve) if v == top), 0)
-        if self.curve and self.curve[-1] == top:
-            self.target = left if self.curve[0] != top else self.target
         self.flat = bool(self.curve) and min(self.curve) == top
         if g.points_mask and left:
             step = max(5, remaining_points // max(left, 1))
@@ -272,6 +265,9 @@ class HeuristicAgent:
         c = deal.codec
         if c.LOOK in acts:
             return c.LOOK                  # look at the cards before bidding
+        # from here on the agent works on a copy of the deal without what its seat
+        # cannot see (the other hands, a hidden talon, the stock's cards …)
+        deal = public_shadow(deal, s)
         if deal.phase == AUCTION:
             return self._bid(deal, s, acts)
         if deal.phase == CONTRACT:
@@ -453,7 +449,7 @@ class HeuristicAgent:
 
     # ------------------------------------------------------------ card play
     def outlook(self, deal, s: int) -> Outlook:
-        key = (id(deal), s, deal.tricks_done, tuple(deal.tricks))
+        key = (s, len(deal.history), deal.tricks_done, tuple(deal.tricks), deal.dealer, deal.hands[s])
         if self._outlook is None or self._outlook[0] != key:
             self._outlook = (key, Outlook(deal, s))
         return self._outlook[1]
@@ -473,8 +469,6 @@ class HeuristicAgent:
         if not cards:
             return acts[0]
         extra = [a for a in acts if a >= c.MELD and a != c.CONCEDE]
-        if c.CONCEDE in acts and not want:
-            pass
         power = lambda x: g.n_ranks - g.card_rank[x] + (100 if x >= 0 and g.card_suit[x] == trumps else 0)
 
         if not deal.trick:
@@ -574,7 +568,7 @@ def _points_hurt(deal, s: int) -> bool:
     finished copy where the seat took every point, and one where it took none."""
     g = deal.game
     sign = score_sign(g)
-    scratch = copy.deepcopy(deal, {id(g): g})
+    scratch = public_shadow(deal, s)
     total = sum(g.card_points)
     vals = []
     for mine in (total, 0):

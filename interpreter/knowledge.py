@@ -28,7 +28,7 @@ from __future__ import annotations
 import copy
 import random
 
-from .engine import DONE, PLAY, bits
+from .engine import PLAY, bits
 from .engine.env import EMPTY
 from .engine.play import _rules
 

@@ -358,6 +358,8 @@ class _General(_Budget):
         self.root = (list(d.scores), list(d.deltas), {k: list(v) for k, v in d.counters.items()},
                      dict(d.lets), d.made, list(d.meld_points_of), list(d.deal_points_of))
         self.root_at = (d.tricks_done, len(d.trick))      # the one node inside a trick kept in the table
+        self.lasts = {}       # a last trick (hands, leader, trumps) -> (winner, points, cards)
+        self.no_hands = (0,) * len(d.hands)
 
     # ------------------------------------------------------------ leaves
     def _finish(self):
@@ -408,6 +410,30 @@ class _General(_Budget):
         if self.key_stock:
             k += (tuple(d.stock), d.closed, d.closer, tuple(d.tricks_at_close), d.exposed)
         return k
+
+    def _end_key(self, w: int, pts: int, mask: int):
+        """``_leaf``'s key for the end reached when seat w takes the last trick (worth
+        `pts`, its cards `mask`) from the position between tricks now."""
+        d = self.d
+        k = (TERMINAL, self.no_hands, (), d.trumps, None)
+        if self.key_taken:
+            taken = list(d.taken)
+            taken[w] |= mask
+            k += (tuple(taken),)
+        else:
+            tricks = list(d.tricks)
+            tricks[w] += 1
+            if self.key_points:
+                cp = list(d.card_points)
+                cp[w] += pts
+                k += (tuple(tricks), tuple(cp))
+            else:
+                k += (tuple(tricks),)
+        if d.melds:
+            k += (tuple(d.melds),)
+        if self.key_stock:
+            k += (tuple(d.stock), d.closed, d.closer, tuple(d.tricks_at_close), d.exposed)
+        return k + (w, False, False)
 
     # ------------------------------------------------------------ moves
     def _allowed(self, s: int) -> int:
@@ -716,8 +742,30 @@ class _General(_Budget):
         return best
 
     def _last_trick(self) -> int:
-        """Every seat holds one card: play them out and score the end."""
+        """Every seat holds one card: play them out and score the end. Who wins the
+        trick depends only on the cards, the leader and trumps: that is kept, and an
+        end already scored is looked up without playing the trick."""
         d = self.d
+        g = self.g
+        hands = d.hands
+        lk = (tuple(hands), d.turn, d.trumps)
+        out = self.lasts.get(lk)
+        if out is None:
+            s = d.turn
+            c = hands[s].bit_length() - 1
+            keys = g.trick_keys[d.trumps + 1][g.card_suit[c]]
+            w, wk, pts, mask = s, keys[c], 0, 0
+            for _ in range(d.n_active):
+                c = hands[s].bit_length() - 1
+                pts += self.points[c]
+                mask |= 1 << c
+                if keys[c] > wk:
+                    w, wk = s, keys[c]
+                s = d.next_seat[s]
+            out = self.lasts[lk] = (w, pts, mask)
+        v = self.leaves.get(self._end_key(*out))
+        if v is not None:
+            return v
         undo = []
         while d.phase == PLAY:
             s = d.turn
@@ -1244,11 +1292,57 @@ class _Tricks(_Budget):
                 out |= _top((in_play >> sh) & full, r) << sh
         return out
 
-    def _sure_ps(self, leader: int):
-        """``_sure`` and the cards it counted."""
+    def _sure_ps(self, leader: int, need: int = INF):
+        """``_sure`` and the cards it counted; when that falls short of `need`, also the
+        leader giving the lead to a partner that holds a suit's highest card (the
+        leader following low to it, no opponent able to trump it) and the partner
+        cashing its own sure winners then."""
         hands = self.hands
-        mine_team = leader in self.side
         in_play = ~self.gone
+        best, used = self._cash(hands, in_play, leader)
+        if best >= need:
+            return best, used
+        team = self.side if leader in self.side else frozenset(self.active) - self.side
+        SM = self.suit_mask
+        trumps = -1 if self.no_trumps else self.trumps
+        opps = [o for o in self.active if o not in team]
+        ruffers = [o for o in opps if trumps >= 0 and hands[o] & SM[trumps]]
+        mine = hands[leader]
+        for p in self.active:
+            if p == leader or p not in team:
+                continue
+            for k, sm in enumerate(SM):
+                live = in_play & sm
+                top = live & -live
+                if not (hands[p] & top) or not (mine & sm) or (mine & top):
+                    continue
+                if k != trumps and any(not hands[o] & sm for o in ruffers):
+                    continue              # an opponent could trump the way in
+                after = list(hands)
+                gone = top
+                low = 1 << ((mine & sm).bit_length() - 1)
+                after[leader] ^= low
+                after[p] ^= top
+                gone |= low
+                for o in opps:
+                    x = hands[o] & sm
+                    if x:
+                        lo_card = 1 << (x.bit_length() - 1)
+                        after[o] ^= lo_card
+                        gone |= lo_card
+                n, cards = self._cash(after, in_play & ~gone, p)
+                if n + 1 > best:
+                    best, used = n + 1, cards | top
+                    if best >= need:
+                        return best, used
+        return best, used
+
+    def _cash(self, hands, in_play: int, leader: int):
+        """(tricks, cards): the leader cashing its top cards (each the highest of its
+        suit in play) in every suit when no opponent can trump, else the top trumps
+        and one other suit's top cards for as many rounds as every opponent holding
+        trumps still follows."""
+        mine_team = leader in self.side
         mine = hands[leader]
         SM = self.suit_mask
         trumps = -1 if self.no_trumps else self.trumps
@@ -1351,7 +1445,7 @@ class _Tricks(_Budget):
                             hi, hi_rs = e[4], e[0]
                         if e[5] is not None and hands[s] >> e[5] & 1:
                             first = e[5]
-            qt, qrel = self._sure_ps(s)
+            qt, qrel = self._sure_ps(s, (beta - 0) if s in self.side else left - alpha)
             if s in self.side:
                 if qt > lo:
                     lo, lo_rs, lo_rel = qt, None, qrel
