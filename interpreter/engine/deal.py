@@ -377,7 +377,11 @@ class Deal:
         self.phase = DONE
         self._ph = None
         self.turn = TERMINAL
-        settle(self)
+        fn = self.game._cache.get("compiled_settle")
+        if fn is None:
+            from .compiled import compiled_settle
+            fn = compiled_settle(self.game)
+        fn(self)
 
     # ------------------------------------------------------------ shared helpers
     def seat_ref(self, ref: str) -> int:

@@ -411,7 +411,21 @@ def random_play_action(d, rng) -> int:
 
 def play_random(d, rng):
     """Play the rest of the play phase at random: each action is the one
-    ``random_play_action(rng)`` picks, applied as ``apply_action`` would."""
+    ``random_play_action(rng)`` picks, applied as ``apply_action`` would. The loop
+    compiled from the spec does it where it can (``compiled.py``)."""
+    if d.phase != PLAY:
+        return
+    fn = d.game._cache.get("compiled_play", False)
+    if fn is False:
+        from .compiled import compiled_play
+        fn = compiled_play(d.game)
+    if fn is not None and type(rng)._randbelow is _RANDBELOW:
+        return fn(d, rng)
+    play_random_interpreted(d, rng)
+
+
+def play_random_interpreted(d, rng):
+    """``play_random`` without the compiled loop: the reference it is tested against."""
     g = d.game
     if g.close is not None or g.exchange_rank >= 0 or g.deal_ends is not None or g.draw:
         while d.phase == PLAY:

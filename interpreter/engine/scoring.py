@@ -39,59 +39,64 @@ def settle(d):
         else:
             env.seat = -1
             lets[name] = f(d, env)
-    deltas, scores, counters = d.deltas, d.scores, d.counters
     for st in g.statements:
-        who = st.payee
-        if who == "declarer":
-            seats = (d.declarer,) if d.declarer >= 0 else ()
-        elif who == "defenders":
-            seats = d.defenders
-        elif who == "seats":
-            seats = d.active
-        else:
-            seats = payees(d, who)
-        when = st.when
-        effects = st.effects
-        if len(effects) == 1 and effects[0][0] == "score" and who != "sides":
-            # the common case: one score added to each payee (values first, then applied)
-            f = effects[0][1]
-            vals = []
-            for s in seats:
-                env.seat = s
-                if when is None or when(d, env):
-                    vals.append((s, f(d, env)))
-            for s, v in vals:
-                if v.__class__ is not int:
-                    v = v if isinstance(v, int) else 0
-                deltas[s] += v
-                scores[s] += v
-            continue
-        # a statement's values are worked out for every payee first, then applied
-        changes = []
+        statement(d, st, env)
+
+
+def statement(d, st, env):
+    """Apply one scoring statement: its values are worked out for every payee first,
+    then applied."""
+    deltas, scores, counters = d.deltas, d.scores, d.counters
+    who = st.payee
+    if who == "declarer":
+        seats = (d.declarer,) if d.declarer >= 0 else ()
+    elif who == "defenders":
+        seats = d.defenders
+    elif who == "seats":
+        seats = d.active
+    else:
+        seats = payees(d, who)
+    when = st.when
+    effects = st.effects
+    if len(effects) == 1 and effects[0][0] == "score" and who != "sides":
+        # the common case: one score added to each payee (values first, then applied)
+        f = effects[0][1]
+        vals = []
         for s in seats:
             env.seat = s
-            if when is not None and not when(d, env):
-                continue
-            for eff in effects:
-                if eff[0] == "score":
-                    changes.append((s, "score", False, eff[1](d, env)))
-                else:
-                    changes.append((s, eff[1], eff[0] == "set", eff[2](d, env)))
-        sides = who == "sides"
-        for s, what, setting, v in changes:
+            if when is None or when(d, env):
+                vals.append((s, f(d, env)))
+        for s, v in vals:
             if v.__class__ is not int:
                 v = v if isinstance(v, int) else 0
-            for t in (d.side_of.get(s, (s,)) if sides else (s,)):
-                if what == "score":
-                    if setting:
-                        deltas[t] += v - scores[t]
-                        scores[t] = v
-                    else:
-                        deltas[t] += v
-                        scores[t] += v
+            deltas[s] += v
+            scores[s] += v
+        return
+    changes = []
+    for s in seats:
+        env.seat = s
+        if when is not None and not when(d, env):
+            continue
+        for eff in effects:
+            if eff[0] == "score":
+                changes.append((s, "score", False, eff[1](d, env)))
+            else:
+                changes.append((s, eff[1], eff[0] == "set", eff[2](d, env)))
+    sides = who == "sides"
+    for s, what, setting, v in changes:
+        if v.__class__ is not int:
+            v = v if isinstance(v, int) else 0
+        for t in (d.side_of.get(s, (s,)) if sides else (s,)):
+            if what == "score":
+                if setting:
+                    deltas[t] += v - scores[t]
+                    scores[t] = v
                 else:
-                    arr = counters[what]
-                    arr[t] = v if setting else arr[t] + v
+                    deltas[t] += v
+                    scores[t] += v
+            else:
+                arr = counters[what]
+                arr[t] = v if setting else arr[t] + v
 
 
 def payees(d, who: str):
