@@ -319,3 +319,29 @@ def compiled_settle(g):
         exec(compile(settle_source(g), f"<scoring of {g.name}>", "exec"), ns)
         fn = g._cache["compiled_settle"] = ns["settle"]
     return fn
+
+
+# ---------------------------------------------------------------- the reference
+class interpreted:
+    """``with interpreted(game):`` runs the game's deals on the interpreted paths (the
+    reference the compiled code is tested against), then restores the compiled ones."""
+
+    KEYS = ("compiled_play", "compiled_settle")
+
+    def __init__(self, g):
+        self.g = g
+
+    def __enter__(self):
+        from .scoring import settle
+        cache = self.g._cache
+        self.saved = {k: cache[k] for k in self.KEYS if k in cache}
+        cache["compiled_play"] = None
+        cache["compiled_settle"] = settle
+        return self.g
+
+    def __exit__(self, *exc):
+        cache = self.g._cache
+        for k in self.KEYS:
+            cache.pop(k, None)
+        cache.update(self.saved)
+        return False
