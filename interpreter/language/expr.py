@@ -147,9 +147,7 @@ class Compiler:
             return BOOL, lambda st, env: not f(st, env)
         if op in ("and", "or"):
             fs = tuple(self._bool(x, sc) for x in e.args)
-            if op == "and":
-                return BOOL, lambda st, env: all(f(st, env) for f in fs)
-            return BOOL, lambda st, env: any(f(st, env) for f in fs)
+            return BOOL, _junction(fs, op == "and")
         if op == "cmp":
             o, a, b = e.args
             ta, fa = self._c(a, sc)
@@ -162,9 +160,7 @@ class Compiler:
                     self._err(a, f"`{_src(a)}` is {_a(ta)}, but `{o}` compares numbers")
                 if tb != NUM:
                     self._err(b, f"`{_src(b)}` is {_a(tb)}, but `{o}` compares numbers")
-            fn = {"=": operator.eq, "!=": operator.ne, ">=": operator.ge, "<=": operator.le,
-                  "<": operator.lt, ">": operator.gt}[o]
-            return BOOL, lambda st, env: fn(fa(st, env), fb(st, env))
+            return BOOL, _comparison(o, fa, fb, b.args[0] if b.op == "num" else None)
         if op == "if":
             c, a, b = e.args
             fc = self._bool(c, sc)
@@ -329,12 +325,17 @@ class Compiler:
                     tw, fw = self._name(e, who, sc)
                     if tw not in (SEAT, SIDE):
                         self._err(e, f"`{who}` is not a seat or a side")
+                    if who == "seat":
+                        fw = _seat_env          # the same seat, read directly
                     return NUM, _count_fn(mask, attr, fw, tw == SIDE)
         if words[-1] == "played" and len(words) > 1:
             mask = self._card_desc(e, words[:-1])
             if mask is not None:
                 self.card_facts.add("played")
-                return NUM, lambda st, env: bin(mask(st) & st.played).count("1")
+                fixed = getattr(mask, "fixed", None)
+                if fixed is not None:
+                    return NUM, lambda st, env: (st.played & fixed).bit_count()
+                return NUM, lambda st, env: (mask(st) & st.played).bit_count()
         return None
 
     def _card_desc(self, e, words):
@@ -351,18 +352,16 @@ class Compiler:
         plural = {SUIT_WORD: i for SUIT_WORD, i in
                   ((w, suits.index(l)) for l, w in (("S", "spades"), ("H", "hearts"), ("D", "diamonds"), ("C", "clubs")) if l in suits)}
         if text in plural:
-            mk = suit_mask[plural[text]]
-            return lambda st: mk
+            return _fixed_mask(suit_mask[plural[text]])
         if text == "trumps":
             return lambda st: suit_mask[st.trumps] if st.trumps is not None and st.trumps >= 0 else 0
         if text == "cards":
-            return lambda st: full
+            return _fixed_mask(full)
         if text in ("cards worth points", "points cards"):
-            pm = getattr(m, "points_mask", 0)
-            return lambda st: pm
+            return _fixed_mask(getattr(m, "points_mask", 0))
         if len(words) == 1 and len(text) >= 2 and text[:-1].upper() in ranks and text[-1].upper() in suits:
             c = suits.index(text[-1].upper()) * R + ranks.index(text[:-1].upper())
-            return lambda st: 1 << c
+            return _fixed_mask(1 << c)
         if text == "trump honours":
             top = (1 << min(4, R)) - 1           # the four highest trumps (A K Q J)
             return lambda st: top << (st.trumps * R) if st.trumps is not None and st.trumps >= 0 else 0
@@ -514,19 +513,72 @@ def _let_value(st, name, seat):
     return v
 
 
+def _fixed_mask(mk: int):
+    """A card mask that does not depend on the deal (its value kept for fast paths)."""
+    def f(st):
+        return mk
+    f.fixed = mk
+    return f
+
+
+def _junction(fs, conj: bool):
+    """`a and b and …` / `a or b or …`, short-circuit, without a generator per call."""
+    if len(fs) == 2:
+        fa, fb = fs
+        if conj:
+            return lambda st, env: bool(fa(st, env)) and bool(fb(st, env))
+        return lambda st, env: bool(fa(st, env)) or bool(fb(st, env))
+    if conj:
+        def all_of(st, env):
+            for f in fs:
+                if not f(st, env):
+                    return False
+            return True
+        return all_of
+
+    def any_of(st, env):
+        for f in fs:
+            if f(st, env):
+                return True
+        return False
+    return any_of
+
+
+def _comparison(o: str, fa, fb, const):
+    """A comparison; against a number written in the formula, the number is inlined."""
+    if const is not None:
+        v = const
+        return {"=": lambda st, env: fa(st, env) == v, "!=": lambda st, env: fa(st, env) != v,
+                ">=": lambda st, env: fa(st, env) >= v, "<=": lambda st, env: fa(st, env) <= v,
+                "<": lambda st, env: fa(st, env) < v, ">": lambda st, env: fa(st, env) > v}[o]
+    fn = {"=": operator.eq, "!=": operator.ne, ">=": operator.ge, "<=": operator.le,
+          "<": operator.lt, ">": operator.gt}[o]
+    return lambda st, env: fn(fa(st, env), fb(st, env))
+
+
 def _count_fn(mask, attr, who, side):
+    fixed = getattr(mask, "fixed", None)
     if side:
         def f(st, env):
             m = mask(st)
             arr = getattr(st, attr)
-            return sum(bin(arr[s] & m).count("1") for s in who(st, env))
+            return sum((arr[s] & m).bit_count() for s in who(st, env))
         return f
+
+    if fixed is not None and who is _seat_env:
+        # `hearts taken by seat`: the seat in question, a mask known at load
+        def h(st, env):
+            s = env.seat
+            if s is None or s < 0:
+                return 0
+            return (getattr(st, attr)[s] & fixed).bit_count()
+        return h
 
     def g(st, env):
         s = who(st, env)
         if s is None or s < 0:
             return 0
-        return bin(getattr(st, attr)[s] & mask(st)).count("1")
+        return (getattr(st, attr)[s] & mask(st)).bit_count()
     return g
 
 
