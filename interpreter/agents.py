@@ -7,7 +7,7 @@ import random
 
 from .engine import AUCTION, CONTRACT, EXCHANGE, PLAY
 from .engine.auction import Auction
-from .engine.steps import Passing
+from .engine.steps import Passing, pass_random
 
 
 class RandomAgent:
@@ -80,6 +80,9 @@ def play_deal(deal, agents):
     while not deal.is_terminal():
         if fast and deal.phase == PLAY:
             deal.play_random(agents.rng)      # the same actions as agents.act, faster
+            continue
+        if fast and deal.phase == EXCHANGE:
+            pass_random(deal, agents.rng)
             continue
         agent = agents if one else agents[deal.turn]
         deal.apply_action(agent.act(deal))

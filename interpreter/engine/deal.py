@@ -23,6 +23,37 @@ class Deal:
     """One deal: every field an expression may read is set from the start."""
 
     def __init__(self, game, n_seats: int, dealer: int, scores=None, deal_number: int = 1, counters=None):
+        # A new deal of a table already seen starts from a copy of the first one's
+        # fields (the same values as the code below sets, built once).
+        proto = game._cache.get(("fresh deal", n_seats, dealer))
+        if proto is not None:
+            fixed, fresh = proto
+            me = self.__dict__
+            me.update(fixed)
+            for name, v in fresh:
+                me[name] = v.copy()
+            self.deal_number = deal_number
+            self.scores = list(scores) if scores is not None else [game.start_score] * n_seats
+            self.scores_before = list(self.scores)
+            self.counters = {name: list(counters[name]) if counters and name in counters else [start] * n_seats
+                             for name, start in game.counters}
+            return
+        self._build(game, n_seats, dealer, scores, deal_number, counters)
+        fixed, fresh = {}, []
+        for name, v in self.__dict__.items():
+            if name in ("deal_number", "scores", "scores_before", "counters"):
+                continue
+            if isinstance(v, (list, dict, set)) and name not in ("all_seats", "active", "next_seat", "pos",
+                                                                 "sides", "side_of"):
+                if any(isinstance(x, (list, dict, set)) for x in (v.values() if isinstance(v, dict) else v)):
+                    return                  # nested: not copied shallowly, never cached
+                fresh.append((name, v.copy()))
+            else:
+                fixed[name] = v
+        if len(game._cache) < 4096:
+            game._cache[("fresh deal", n_seats, dealer)] = (fixed, tuple(fresh))
+
+    def _build(self, game, n_seats, dealer, scores, deal_number, counters):
         g = self.game = game
         self.codec = g.codec
         self.n_seats = n_seats

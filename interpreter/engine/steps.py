@@ -233,3 +233,31 @@ class Passing:
             d.hands[tgt] |= d.passing[o]
             d.given[tgt] |= d.passing[o]
         d.next_phase()
+
+
+def pass_random(d, rng):
+    """Every seat's passes at random: the cards the random agent picks (``rng``'s draws
+    as ``RandomAgent.act`` makes them), applied as ``apply_action`` would, without
+    decoding an action per card."""
+    g = d.game
+    c = d.codec
+    below = rng._randbelow
+    hands, hist = d.hands, d.history
+    need = g.exchange[0]
+    targets = {s: Passing.target(d, s) for s in d.active}
+    while d.phase == "exchange":
+        s = d.turn
+        t = targets[s]
+        hand = hands[s]
+        r = below(hand.bit_count())
+        while r:
+            hand &= hand - 1
+            r -= 1
+        card = (hand & -hand).bit_length() - 1
+        hist.append((s, c.give(t, card)))
+        if d.passed_count[s] + 1 < need:
+            hands[s] &= ~(1 << card)
+            d.passing[s] |= 1 << card
+            d.passed_count[s] += 1
+            continue
+        Passing.apply(d, s, c.give(t, card))
