@@ -65,6 +65,27 @@ class RandomAgent:
                 hand &= hand - 1
                 r -= 1
             return c.give(Passing.target(deal, s), (hand & -hand).bit_length() - 1)
+        if deal.phase == CONTRACT:
+            # the declarer's trumps or gifts: rng.choice(legal_actions()) without the list
+            # (ABANDON sorts first; gifts sort by defender, then card)
+            step = g.contract_steps[deal.step]
+            if step[0] in ("trumps", "give"):
+                if deal.abandon_open and rng.random() < 0.05:
+                    return c.ABANDON
+                if step[0] == "trumps":
+                    return c.TRUMPS + rng._randbelow(g.n_suits + (1 if step[1] else 0))
+                hand = deal.hands[deal.declarer]
+                n = hand.bit_count()
+                todo = [t for t in sorted(deal.defenders) if deal.give_count.get(t, 0) < step[1]]
+                if todo and n:
+                    r = rng._randbelow(len(todo) * n)
+                    t, r = todo[r // n], r % n
+                    while r:
+                        hand &= hand - 1
+                        r -= 1
+                    return c.give(t, (hand & -hand).bit_length() - 1)
+                acts = deal.legal_actions()
+                return acts[rng._randbelow(len(acts))]
         acts = deal.legal_actions()
         if deal.phase == CONTRACT and deal.abandon_open:
             if rng.random() < 0.05:

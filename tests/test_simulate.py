@@ -503,7 +503,61 @@ def test_bench_prints_the_figures_it_promises():
     data = json.loads(p.stdout)
     assert set(data["deals_per_second"]) == {q.stem for q in (ROOT / "specs").glob("*.talon")}
     assert set(data["play_phase_per_second"]) >= {"engine", "hand_coded"}
-    assert data["play_phase_ratio"] > 0
+    assert data["play_phase_ratio"] > 0 and data["full_deal_ratio"] > 0
+    assert set(data["decisions_per_second"]) == set(data["deals_per_second"])
+    assert all(v > data["deals_per_second"][k] for k, v in data["decisions_per_second"].items())
+    assert set(data["games"]) == {"501", "solo-whist", "hearts"}
+    assert data["games"]["hearts"]["full_deal_ratio"] > 0 and data["games"]["solo-whist"]["play_phase_ratio"] > 0
+
+
+def _bench():
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import bench
+    finally:
+        sys.path.pop(0)
+    return bench
+
+
+@pytest.mark.parametrize("ref", ["501", "hearts"])
+def test_bench_hand_coded_whole_deal_plays_the_engines_deal(ref):
+    """The hand-coded whole deal the engine is measured against draws every choice as
+    the random agent does: from the same seed both reach the same score changes, so
+    the ratio compares the same work."""
+    bench = _bench()
+    g = load(ref)
+    seats = g.seat_counts[0]
+    annulled = 0
+    for i in range(300):
+        number = 1 + i % 4
+        d = g.new_deal(seats, i % seats, deal_number=number)
+        rng = random.Random(i)
+        d.deal_random(rng)
+        play_deal(d, RandomAgent(rng))
+        mine = bench.FULL_BASELINES[ref](random.Random(i), i % seats, number)
+        if d.annulled:
+            annulled += 1
+            assert mine is None
+        else:
+            assert mine == {s: d.deltas[s] for s in d.active}, f"seed {i}"
+    assert annulled < 150
+
+
+@pytest.mark.parametrize("ref", ["solo-whist", "hearts"])
+def test_bench_hand_coded_play_loops_take_every_trick(ref):
+    bench = _bench()
+    g = load(ref)
+    fn, snapshot = bench.PLAY_BASELINES[ref]
+    for d, seed in bench.prepared_deals(g, 20, 3):
+        args = snapshot(d)
+        out = fn(*args, random.Random(seed))
+        hands = args[0]
+        assert all(not h for h in hands.values())
+        if ref == "hearts":
+            points, taken = out
+            assert sum(points.values()) == 26 and sum(len(t) for t in taken.values()) == 52
+        else:
+            assert sum(out.values()) == 13
 
 
 def test_bench_hand_coded_baseline_follows_R501_17(g501):

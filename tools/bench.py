@@ -1,19 +1,24 @@
 #!/usr/bin/env python
-"""Benchmark: random-play speed of the engine, side by side with a hand-coded baseline.
+"""Benchmark: random-play speed of the engine, side by side with hand-coded baselines.
 
-Prints, in one run on one core:
+Prints, in one run on one core (CPU time, best of ``--repeat``):
 
-* full random deals per second for every bundled spec (``specs/*.talon``: deal, auction,
-  contract steps, play and scoring, statistics accumulated, as ``talon simulate`` runs);
-* the play phase alone, measured the same way for the engine and for a straightforward
-  hand-coded Python implementation of the 501 play phase written below (eight tricks,
-  follow suit, must trump when void, the highest trump or else the highest card of the
-  suit led wins, card points): the same deals, each started from the state after the
-  contract phase and played to the end with uniformly random legal cards;
-* the ratio engine / hand-coded;
+* random deals per second for every bundled spec (``specs/*.talon``: deal, auction,
+  contract steps, play and scoring, statistics accumulated, as ``talon simulate`` runs)
+  and decisions (actions by a seat) per second;
+* for 501, Solo Whist and Hearts, the play phase alone, measured the same way for the
+  engine and for a straightforward hand-coded Python play loop written below: the same
+  deals, each started from the state at the first lead and played to the end with
+  uniformly random legal cards; and the ratio engine / hand-coded
+  (``play_phase_ratio``);
+* for 501 and Hearts, whole deals (deal, auction or pass, talon, gifts, play, scoring),
+  engine against a hand-coded whole deal that draws every choice as the engine's random
+  agent does, so that both play the very same deals (``tests/test_bench.py`` checks
+  that they reach the same scores); and the ratio (``full_deal_ratio``);
 * with ``--workers N`` (N > 1), the speed-up of ``N`` local workers over one.
 
-``python tools/bench.py --json`` prints one JSON object instead.
+``python tools/bench.py --json`` prints one JSON object instead; ``--specs 501 hearts``
+limits the per-spec figures to those specs.
 """
 from __future__ import annotations
 
@@ -22,6 +27,7 @@ import copy
 import gc
 import json
 import os
+import platform
 import random
 import sys
 import time
@@ -83,6 +89,226 @@ def hand_coded_play(hands, order, leader, trumps, rng):
     return points, tricks
 
 
+def hand_coded_deal(rng, dealer):
+    """One whole deal of 501 for three seats, hand-coded in plain Python with lists:
+    the deal (three rounds of a card each and one to the talon, then four rounds), the
+    auction (blind bids, a pass is final), the talon, trumps, the contract, one card
+    given to each defender, the play (marriages announced with a lead) and the scoring.
+    Every choice is drawn as the engine's random agent draws it, so that both play the
+    same deal from the same seed. Returns each seat's score change (None: annulled)."""
+    order = [(dealer + 1) % 3, (dealer + 2) % 3, dealer]        # left of the dealer first
+    deck = list(range(24))
+    rng.shuffle(deck)
+    hands = {s: [] for s in order}
+    talon = []
+    i = 0
+    for rounds, to_talon in ((3, 1), (4, 0)):
+        for _ in range(rounds):
+            for s in order:
+                hands[s].append(deck[i])
+                i += 1
+            for _ in range(to_talon):
+                talon.append(deck[i])
+                i += 1
+    # the auction
+    looked = {s: False for s in order}
+    passed = {s: False for s in order}
+    highest, bidder = None, -1
+    k = 0
+    while True:
+        s = order[k]
+        go_blind = not looked[s] and rng.random() < 0.2
+        if rng.random() < 0.55:
+            passed[s] = True
+        else:
+            lo = 66 if highest is None else max(66, highest + 1)
+            highest = lo + min(int(rng.expovariate(0.3)), max(0, 280 - lo))
+            bidder = s
+        if not go_blind:
+            looked[s] = True
+        if highest is None and all(passed.values()):
+            return None
+        if highest is not None and all(passed[t] for t in order if t != bidder):
+            break
+        k = (k + 1) % 3
+        while passed[order[k]] or order[k] == bidder:
+            k = (k + 1) % 3
+    declarer = bidder
+    defenders = [t for t in order[order.index(declarer) + 1:] + order[:order.index(declarer)]]
+    stake = 1 if looked[declarer] else 2
+    # the declarer: the talon, trumps (or abandon), the contract, a card to each defender
+    hand = sorted(hands[declarer] + talon)
+    if rng.random() < 0.05:
+        out = {s: -25 for s in defenders}
+        out[declarer] = highest * stake
+        return out
+    trumps = rng._randbelow(5)
+    trumps = -1 if trumps == 4 else trumps
+    contract = highest + min(int(rng.expovariate(0.5)), 20)
+    todo = sorted(defenders)
+    for _ in range(2):
+        r = rng._randbelow(len(todo) * len(hand))
+        t, card = todo[r // len(hand)], hand[r % len(hand)]
+        hand.remove(card)
+        hands[t].append(card)
+        todo.remove(t)
+    hands[declarer] = hand
+    for s in order:
+        hands[s].sort()
+    # the play
+    points = {s: 0 for s in order}
+    tricks = {s: 0 for s in order}
+    melds = []
+    leader = order[0]
+    for _ in range(8):
+        trick = []
+        for j in range(3):
+            s = order[(order.index(leader) + j) % 3]
+            hand = hands[s]
+            if j == 0:
+                options = list(hand)
+                for suit in range(4):
+                    if suit * 6 + 2 in hand and suit * 6 + 3 in hand:       # K and Q: a marriage
+                        options += [("marriage", suit * 6 + 2), ("marriage", suit * 6 + 3)]
+                card = rng.choice(options)
+                if isinstance(card, tuple):
+                    card = card[1]
+                    melds.append((s, 40 if HC_SUIT[card] == trumps else 20))
+                led = HC_SUIT[card]
+            else:
+                legal = [c for c in hand if HC_SUIT[c] == led]
+                if not legal and trumps >= 0:
+                    legal = [c for c in hand if HC_SUIT[c] == trumps]
+                card = rng.choice(legal or hand)
+            hand.remove(card)
+            trick.append((s, card))
+        win_seat, win_card = trick[0]
+        for s, card in trick[1:]:
+            cs, ws = HC_SUIT[card], HC_SUIT[win_card]
+            if (cs == ws and HC_RANK[card] < HC_RANK[win_card]) or (cs == trumps and ws != trumps):
+                win_seat, win_card = s, card
+        points[win_seat] += sum(HC_POINTS[c] for _, c in trick)
+        tricks[win_seat] += 1
+        leader = win_seat
+    for s, worth in melds:
+        if tricks[s] >= 1:
+            points[s] += worth
+    made = points[declarer] >= contract
+    out = {s: -points[s] for s in defenders}
+    out[declarer] = (-contract if made else contract) * stake
+    return out
+
+
+# Hearts and Solo Whist: 52 cards, suits S H D C, ranks A K Q … 2 (index 0 the highest),
+# card = suit*13+rank.
+H_SUIT = [c // 13 for c in range(52)]
+H_RANK = [c % 13 for c in range(52)]
+H_POINTS = [13 if c == 2 else (1 if c // 13 == 1 else 0) for c in range(52)]
+TWO_CLUBS = 3 * 13 + 12
+
+
+def hand_coded_hearts_play(hands, order, leader, rng):
+    """Play 13 tricks of Hearts at random: the two of clubs leads, follow suit, no
+    penalty card on the first trick while holding another, no heart led before hearts
+    are broken unless holding only hearts; the highest card of the suit led wins.
+    `hands`: seat -> sorted list of card ints (consumed). Returns each seat's points."""
+    n = len(order)
+    nxt = {order[i]: order[(i + 1) % n] for i in range(n)}
+    points = {s: 0 for s in order}
+    taken = {s: [] for s in order}
+    broken = False
+    for t in range(13):
+        seat = leader
+        hand = hands[seat]
+        if t == 0:
+            legal = [TWO_CLUBS]
+        else:
+            legal = hand if broken else ([c for c in hand if H_SUIT[c] != 1] or hand)
+        card = rng.choice(legal)
+        hand.remove(card)
+        led = H_SUIT[card]
+        trick = [card]
+        win_seat, win_card = seat, card
+        for _ in range(n - 1):
+            seat = nxt[seat]
+            hand = hands[seat]
+            legal = [c for c in hand if H_SUIT[c] == led] or hand
+            if t == 0:
+                legal = [c for c in legal if not H_POINTS[c]] or legal
+            card = rng.choice(legal)
+            hand.remove(card)
+            trick.append(card)
+            if H_SUIT[card] == led and H_RANK[card] < H_RANK[win_card]:
+                win_seat, win_card = seat, card
+        for c in trick:
+            points[win_seat] += H_POINTS[c]
+            if H_SUIT[c] == 1:
+                broken = True
+        taken[win_seat] += trick
+        leader = win_seat
+    return points, taken
+
+
+def hand_coded_hearts(rng, dealer, deal_number):
+    """One whole deal of Hearts, hand-coded: the deal (13 rounds of one card), the pass
+    of three cards (left, right, across, none by deal number), the play and the score
+    with shooting the moon; choices drawn as the engine's random agent draws them."""
+    order = [(dealer + k) % 4 for k in range(1, 5)]
+    deck = list(range(52))
+    rng.shuffle(deck)
+    hands = {s: [] for s in order}
+    for i, c in enumerate(deck):
+        hands[order[i % 4]].append(c)
+    for s in order:
+        hands[s].sort()
+    way = (1, -1, 2, 0)[(deal_number - 1) % 4]
+    if way:
+        passed = {}
+        for i, s in enumerate(order):
+            hand = hands[s]
+            out = []
+            for _ in range(3):
+                card = rng.choice(hand)
+                hand.remove(card)
+                out.append(card)
+            passed[order[(i + (2 if way == 2 else way)) % 4]] = out
+        for s in order:
+            hands[s] = sorted(hands[s] + passed[s])
+    leader = next(s for s in order if TWO_CLUBS in hands[s])
+    points, taken = hand_coded_hearts_play(hands, order, leader, rng)
+    shooter = [s for s in order if sum(1 for c in taken[s] if H_SUIT[c] == 1) == 13 and 2 in taken[s]]
+    if shooter:
+        return {s: 0 if s in shooter else 26 for s in order}
+    return points
+
+
+def hand_coded_trick_play(hands, order, leader, trumps, rng):
+    """Play out the tricks of a plain-trick game at random (Solo Whist's play): follow
+    suit, else any card; the highest trump, else the highest card of the suit led,
+    wins. Returns each seat's tricks."""
+    n = len(order)
+    nxt = {order[i]: order[(i + 1) % n] for i in range(n)}
+    tricks = {s: 0 for s in order}
+    for _ in range(len(hands[leader])):
+        seat = leader
+        hand = hands[seat]
+        card = rng.choice(hand)
+        hand.remove(card)
+        led = H_SUIT[card]
+        win_seat, win_card = seat, card
+        for _ in range(n - 1):
+            seat = nxt[seat]
+            hand = hands[seat]
+            card = rng.choice([c for c in hand if H_SUIT[c] == led] or hand)
+            hand.remove(card)
+            cs, ws = H_SUIT[card], H_SUIT[win_card]
+            if (cs == ws and H_RANK[card] < H_RANK[win_card]) or (cs == trumps and ws != trumps):
+                win_seat, win_card = seat, card
+        tricks[win_seat] += 1
+        leader = win_seat
+    return tricks
+
+
 # ---------------------------------------------------------------- measurements
 def _bits(m):
     out = []
@@ -94,13 +320,14 @@ def _bits(m):
 
 
 def prepared_deals(game, count, seed):
-    """`count` 501 deals played at random up to the first lead (annulled and abandoned
+    """`count` deals played at random up to the first lead (annulled and abandoned
     deals skipped), with the seed each one's play phase is to use."""
     out = []
     i = 0
+    seats = game.seat_counts[0]
     while len(out) < count:
         rng = random.Random((seed << 32) ^ i)
-        d = game.new_deal(3, i % 3)
+        d = game.new_deal(seats, i % seats, deal_number=1 + i % 4)
         d.deal_random(rng)
         agent = RandomAgent(rng)
         while not d.is_terminal() and d.phase != PLAY:
@@ -111,14 +338,34 @@ def prepared_deals(game, count, seed):
     return out
 
 
-def bench_play_phase(game, count, seed, repeat):
+def _snapshot_501(d):
+    return ({s: _bits(d.hands[s]) for s in d.active}, list(d.active), d.leader, d.trumps)
+
+
+def _snapshot_trumps(d):
+    return ({s: _bits(d.hands[s]) for s in d.active}, list(d.active), d.leader, d.trumps)
+
+
+def _snapshot_hearts(d):
+    return ({s: _bits(d.hands[s]) for s in d.active}, list(d.active), d.leader)
+
+
+PLAY_BASELINES = {
+    # spec: (its hand-coded play loop, the arguments it takes from a deal at the first lead)
+    "501": (hand_coded_play, _snapshot_501),
+    "solo-whist": (hand_coded_trick_play, _snapshot_trumps),
+    "hearts": (hand_coded_hearts_play, _snapshot_hearts),
+}
+
+
+def bench_play_phase(game, count, seed, repeat, ref="501"):
     """Deals per second of the play phase: engine (random agent), engine through the
     generic interface (legal_actions + choice), and the hand-coded baseline."""
+    baseline, snapshot = PLAY_BASELINES[ref]
     best = {"engine": 0.0, "engine_legal_actions": 0.0, "hand_coded": 0.0}
     for _ in range(repeat):
         deals = prepared_deals(game, count, seed)
-        snaps = [({s: _bits(d.hands[s]) for s in d.active}, list(d.active), d.leader, d.trumps, ps)
-                 for d, ps in deals]
+        snaps = [snapshot(d) + (ps,) for d, ps in deals]
         # Both sides start from freshly built copies of the same states.
         generic = [copy.deepcopy(d, {id(game): game}) for d, _ in deals]
         deals = [(copy.deepcopy(d, {id(game): game}), ps) for d, ps in deals]
@@ -127,8 +374,8 @@ def bench_play_phase(game, count, seed, repeat):
         gc.collect()
         gc.freeze()
         t = CLOCK()
-        for hands, order, leader, trumps, ps in snaps:
-            hand_coded_play(hands, order, leader, trumps, random.Random(ps))
+        for args in snaps:
+            baseline(*args[:-1], random.Random(args[-1]))
         best["hand_coded"] = max(best["hand_coded"], count / (CLOCK() - t))
         t = CLOCK()
         for d, ps in deals:
@@ -143,6 +390,49 @@ def bench_play_phase(game, count, seed, repeat):
         gc.unfreeze()
         del deals, snaps, generic
     return best
+
+
+FULL_BASELINES = {
+    # spec: a hand-coded whole deal (rng, dealer, deal number) -> score changes
+    "501": lambda rng, dealer, number: hand_coded_deal(rng, dealer),
+    "hearts": hand_coded_hearts,
+}
+
+
+def bench_full_deal(game, count, seed, repeat, ref="501"):
+    """Whole deals per second, same seeds: the engine (a new deal, dealt at random,
+    played to its score by the random agent) and the hand-coded deal."""
+    baseline = FULL_BASELINES[ref]
+    seats = game.seat_counts[0]
+    best = {"engine": 0.0, "hand_coded": 0.0}
+    seeds = [((seed << 32) ^ i, i % seats, 1 + i % 4) for i in range(count)]
+    for _ in range(repeat):
+        gc.collect()
+        t = CLOCK()
+        for ps, dealer, number in seeds:
+            baseline(random.Random(ps), dealer, number)
+        best["hand_coded"] = max(best["hand_coded"], count / (CLOCK() - t))
+        t = CLOCK()
+        for ps, dealer, number in seeds:
+            rng = random.Random(ps)
+            d = game.new_deal(seats, dealer, deal_number=number)
+            d.deal_random(rng)
+            play_deal(d, RandomAgent(rng))
+        best["engine"] = max(best["engine"], count / (CLOCK() - t))
+    return best
+
+
+def decisions_per_deal(game, count, seed):
+    """The mean number of decisions (actions taken by a seat) in a random deal."""
+    seats = game.seat_counts[0]
+    total = 0
+    for i in range(count):
+        rng = random.Random((seed << 32) ^ i)
+        d = game.new_deal(seats, i % seats, deal_number=1 + i % 4)
+        d.deal_random(rng)
+        play_deal(d, RandomAgent(rng))
+        total += len(d.history)
+    return total / count
 
 
 def bench_spec(ref, hands, seed, repeat):
@@ -175,22 +465,38 @@ def main(argv=None):
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--workers", type=int, default=2, help="also time this many workers against one (default 2; 1 to skip)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--specs", nargs="*", help="bundled specs for the per-spec figures (default: all)")
     args = p.parse_args(argv)
 
-    specs = sorted(str(q) for q in (ROOT / "specs").glob("*.talon"))
+    specs = sorted(str(q) for q in (ROOT / "specs").glob("*.talon")
+                   if not args.specs or q.stem in args.specs)
     names = {s: Path(s).stem for s in specs}
-    per_spec = {}
+    per_spec, decisions = {}, {}
     for s in specs:
         per_spec[names[s]] = bench_spec(s, args.hands, args.seed, args.repeat)
-    game = load(str(ROOT / "specs" / "501.talon"))
-    play = bench_play_phase(game, args.hands, args.seed, args.repeat)
-    ratio = play["engine"] / play["hand_coded"]
+        decisions[names[s]] = per_spec[names[s]] * decisions_per_deal(load(s), min(args.hands, 2000), args.seed)
+    games = {}
+    for ref in ("501", "solo-whist", "hearts"):
+        game = load(str(ROOT / "specs" / f"{ref}.talon"))
+        play = bench_play_phase(game, args.hands, args.seed, args.repeat, ref)
+        fig = {"play_phase_per_second": {k: round(v) for k, v in play.items()},
+               "play_phase_ratio": round(play["engine"] / play["hand_coded"], 3)}
+        if ref in FULL_BASELINES:
+            full = bench_full_deal(game, args.hands, args.seed, args.repeat, ref)
+            fig["full_deal_per_second"] = {k: round(v) for k, v in full.items()}
+            fig["full_deal_ratio"] = round(full["engine"] / full["hand_coded"], 3)
+        games[ref] = fig
     out = {
         "python": sys.version.split()[0],
+        "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}",
         "hands": args.hands,
         "deals_per_second": {k: round(v) for k, v in per_spec.items()},
-        "play_phase_per_second": {k: round(v) for k, v in play.items()},
-        "play_phase_ratio": round(ratio, 3),
+        "decisions_per_second": {k: round(v) for k, v in decisions.items()},
+        "play_phase_per_second": games["501"]["play_phase_per_second"],
+        "play_phase_ratio": games["501"]["play_phase_ratio"],
+        "full_deal_per_second": games["501"]["full_deal_per_second"],
+        "full_deal_ratio": games["501"]["full_deal_ratio"],
+        "games": games,
     }
     if args.workers > 1:
         w = bench_workers(str(ROOT / "specs" / "501.talon"), max(args.hands, 10000) * args.workers,
@@ -203,15 +509,22 @@ def main(argv=None):
         return 0
     print(f"Python {out['python']}, {args.hands} deals per measurement, best of {args.repeat}, "
           f"one core (CPU time)\n")
-    print(f"{'spec':<28} {'random deals/s':>14}")
+    print(f"{'spec':<28} {'random deals/s':>14} {'decisions/s':>12}")
     for k, v in out["deals_per_second"].items():
-        print(f"{k:<28} {v:>14,}")
-    pp = out["play_phase_per_second"]
-    print(f"\n501 play phase (same deals, from the first lead to the score)")
-    print(f"{'engine (random agent)':<28} {pp['engine']:>14,}")
-    print(f"{'engine (legal_actions)':<28} {pp['engine_legal_actions']:>14,}")
-    print(f"{'hand-coded Python':<28} {pp['hand_coded']:>14,}")
-    print(f"{'ratio engine / hand-coded':<28} {out['play_phase_ratio']:>14.2f}")
+        print(f"{k:<28} {v:>14,} {out['decisions_per_second'][k]:>12,}")
+    for ref, fig in out["games"].items():
+        pp = fig["play_phase_per_second"]
+        print(f"\n{ref}: play phase (same deals, from the first lead to the score), deals/s")
+        print(f"{'engine (random agent)':<28} {pp['engine']:>14,}")
+        print(f"{'engine (legal_actions)':<28} {pp['engine_legal_actions']:>14,}")
+        print(f"{'hand-coded Python':<28} {pp['hand_coded']:>14,}")
+        print(f"{'ratio engine / hand-coded':<28} {fig['play_phase_ratio']:>14.2f}")
+        if "full_deal_ratio" in fig:
+            fd = fig["full_deal_per_second"]
+            print(f"{ref}: whole deals (deal, auction or pass, play, score), deals/s")
+            print(f"{'engine (random agent)':<28} {fd['engine']:>14,}")
+            print(f"{'hand-coded Python':<28} {fd['hand_coded']:>14,}")
+            print(f"{'ratio engine / hand-coded':<28} {fig['full_deal_ratio']:>14.2f}")
     if "workers" in out:
         w = out["workers"]
         print(f"\n501 simulate, {w['cpus']} CPUs, wall-clock: " + ", ".join(

@@ -267,35 +267,35 @@ class Auction:
 
     @staticmethod
     def next_speaker(d, s: int):
+        """The next seat round the table that may speak (not the highest bidder's side);
+        with none, the auction ends (or is annulled when nobody has bid)."""
         g = d.game
-        if d.highest is None:
-            if not any(Auction.can_speak(d, t) for t in d.active):
-                d.annulled = True
-                return d.finish()
-        elif not Auction.others_can_speak(d):
-            entry = g.ladder[d.highest] if g.auction_kind == "ladder" else None
-            if entry is not None and entry.partner == "seeks" and d.partner < 0:
-                if g.unpartnered:
-                    d.raise_turn = True
-                    d.reopened = False
-                    d.turn = d.highest_bidder
-                    return
-                d.annulled = True
-                return d.finish()
-            return Auction.end(d)
         side = (d.highest_bidder, d.partner)
+        active = d.active
+        n = len(active)
         i = d.pos[s]
-        n = len(d.active)
+        passed = d.passed
         for k in range(1, n + 1):
-            t = d.active[(i + k) % n]
+            t = active[(i + k) % n]
             if t in side:
                 continue
-            if Auction.can_speak(d, t):
+            if not passed[t] or Auction.can_speak(d, t):
                 d.turn = t
-                d.reopened = d.passed[t]
+                d.reopened = passed[t]
                 return
-        d.annulled = True            # cannot happen: guarded above
-        d.finish()
+        if d.highest is None:
+            d.annulled = True
+            return d.finish()
+        entry = g.ladder[d.highest] if g.auction_kind == "ladder" else None
+        if entry is not None and entry.partner == "seeks" and d.partner < 0:
+            if g.unpartnered:
+                d.raise_turn = True
+                d.reopened = False
+                d.turn = d.highest_bidder
+                return
+            d.annulled = True
+            return d.finish()
+        return Auction.end(d)
 
     @staticmethod
     def end(d):
