@@ -237,27 +237,38 @@ class Passing:
 
 def pass_random(d, rng):
     """Every seat's passes at random: the cards the random agent picks (``rng``'s draws
-    as ``RandomAgent.act`` makes them), applied as ``apply_action`` would, without
-    decoding an action per card."""
-    g = d.game
+    as ``RandomAgent.act`` makes them), applied as ``apply_action`` would (the history,
+    then ``Passing.apply``'s bookkeeping), without decoding an action per card."""
     c = d.codec
     below = rng._randbelow
-    hands, hist = d.hands, d.history
-    need = g.exchange[0]
-    targets = {s: Passing.target(d, s) for s in d.active}
-    while d.phase == "exchange":
+    hands, hist, passing, count = d.hands, d.history, d.passing, d.passed_count
+    need = d.game.exchange[0]
+    first = d.active[0]
+    give = c.GIVE
+    n_cards = c.n
+    while True:
         s = d.turn
-        t = targets[s]
+        t = Passing.target(d, s)
+        base = give + t * n_cards
         hand = hands[s]
-        r = below(hand.bit_count())
-        while r:
-            hand &= hand - 1
-            r -= 1
-        card = (hand & -hand).bit_length() - 1
-        hist.append((s, c.give(t, card)))
-        if d.passed_count[s] + 1 < need:
-            hands[s] &= ~(1 << card)
-            d.passing[s] |= 1 << card
-            d.passed_count[s] += 1
-            continue
-        Passing.apply(d, s, c.give(t, card))
+        for _ in range(need - count[s]):
+            r = below(hand.bit_count())
+            m = hand
+            while r:
+                m &= m - 1
+                r -= 1
+            b = m & -m
+            hist.append((s, base + b.bit_length() - 1))
+            hand ^= b
+            passing[s] |= b
+        hands[s] = hand
+        count[s] = need
+        nxt = d.next_seat[s]
+        if nxt == first:
+            break
+        d.turn = nxt
+    for o in d.active:             # everyone has passed: the cards arrive
+        tgt = Passing.target(d, o)
+        hands[tgt] |= passing[o]
+        d.given[tgt] |= passing[o]
+    d.next_phase()
