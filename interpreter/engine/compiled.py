@@ -28,8 +28,18 @@ def eligible(g) -> bool:
     return not (g.close is not None or g.exchange_rank >= 0 or g.deal_ends is not None or g.draw)
 
 
-def source(g) -> str:
-    """The Python source of ``play(d, rng)`` for game `g`."""
+def source(g, ns: dict | None = None) -> str:
+    """The Python source of ``play(d, rng)`` for game `g` (the objects the inlined
+    conditions name go into `ns`)."""
+    from ..language.expr import source_of
+    ns = {} if ns is None else ns
+
+    def inline(code: str) -> str:
+        for i, r in enumerate(g.narrows):
+            if r.when is not None:
+                code = code.replace(f"W[{i}](d, E)", source_of(r.when, ns))
+        return code
+
     melds = bool(g.melds)
     simple_melds = melds and all(m.announce_when is None for m in g.melds)
     lead_free = g.lead_card < 0 and not any(r.on in ("lead", "play") for r in g.narrows)
@@ -64,6 +74,7 @@ def source(g) -> str:
     w("    hist_append = d.history.append; htricks_append = d.history_tricks.append")
     w("    tricks = d.tricks; cpts = d.card_points; taken = d.taken")
     w("    getbits = rng.getrandbits")
+    w("    st = d; env = EMPTY")
     if dealer_up:
         w("    exposed = d.exposed")
     if concede:
@@ -80,7 +91,7 @@ def source(g) -> str:
         for i, r in enumerate(g.narrows) if r.on in ("follow", "play"))
     follow = follow.replace("d.tricks_done", "tricks_done").replace("SM[led]", "LEDM")
     follow = follow.replace("(SM[trumps] if trumps >= 0 else 0)", "TRM")
-    L.append(_indent(follow, "            ").rstrip("\n"))
+    L.append(_indent(inline(follow), "            ").rstrip("\n"))
     w("            mask = cand")
     w("            n = total = mask.bit_count()")
     w("        else:")
@@ -95,9 +106,9 @@ def source(g) -> str:
             w(f"            if tricks_done == 0 and hand >> {g.lead_card} & 1:")
             w(f"                cand = {1 << g.lead_card}")
             w("            else:")
-            L.append(_indent(lead, "                ").rstrip("\n"))
+            L.append(_indent(inline(lead), "                ").rstrip("\n"))
         else:
-            L.append(_indent(lead, "            ").rstrip("\n"))
+            L.append(_indent(inline(lead), "            ").rstrip("\n"))
         w("            mask = cand")
     w("            n = total = mask.bit_count()")
     if melds:
@@ -207,9 +218,11 @@ def compiled_play(g):
         return fn
     fn = None
     if eligible(g):
-        src = source(g)
+        inlined: dict = {}
+        src = source(g, inlined)
         full = (1 << g.n_cards) - 1
-        ns = {"SM": g.suit_mask, "B": g.beats, "PM": g.points_mask, "NPM": full & ~g.points_mask,
+        ns = inlined
+        ns |= {"SM": g.suit_mask, "B": g.beats, "PM": g.points_mask, "NPM": full & ~g.points_mask,
               "W": [r.when for r in g.narrows], "E": EMPTY, "EMPTY": EMPTY,
               "CP": g.card_points, "SUIT": g.card_suit, "TK": g.trick_keys,
               "LEADS": [(mask, acts) for mask, acts, _, _ in g.meld_leads],
@@ -223,14 +236,22 @@ def compiled_play(g):
 
 
 # ---------------------------------------------------------------- scoring
-def settle_source(g) -> str:
+def settle_source(g, ns: dict | None = None) -> str:
     """The Python source of ``settle(d)`` for game `g`: ``scoring.settle`` with the
-    spec's statements unrolled and each payee's selection written out."""
+    spec's statements unrolled, each payee's selection written out and each formula
+    inlined where it has a source (the objects the source names go into `ns`)."""
+    from ..language.expr import source_of
+    ns = {} if ns is None else ns
+
+    def src(f):
+        return source_of(f, ns)
+
     L = []
     w = L.append
     w("def settle(d):")
     w("    if d.annulled:")
     w("        return")
+    w("    st = d")
     w("    env = Env()")
     if g.melds:
         w("    if d.melds:")
@@ -249,24 +270,24 @@ def settle_source(g) -> str:
     else:
         w("    for s in d.active:")
         w("        env.seat = s")
-        w("        pts[s] = DP(d, env)")
+        w(f"        pts[s] = {src(g.deal_points)}")
     w("    env.seat = -1")
     if g.made is not None:
-        w("    d.made = bool(MADE(d, env)) if (not d.conceded and not d.abandoned and d.declarer >= 0) else False")
+        w(f"    d.made = bool({src(g.made)}) if (not d.conceded and not d.abandoned and d.declarer >= 0) else False")
     else:
         w("    d.made = False")
     if g.lets:
         w("    lets = d.lets")
-    for i, (name, f, per_seat) in enumerate(g.lets):
+    for name, f, per_seat in g.lets:
         if per_seat:
             w("    vals = [None] * d.n_seats")
             w("    for s in d.all_seats:")
             w("        env.seat = s")
-            w(f"        vals[s] = LET[{i}](d, env)")
+            w(f"        vals[s] = {src(f)}")
             w(f"    lets[{name!r}] = vals")
             w("    env.seat = -1")
         else:
-            w(f"    lets[{name!r}] = LET[{i}](d, env)")
+            w(f"    lets[{name!r}] = {src(f)}")
     w("    deltas = d.deltas; scores = d.scores")
     for i, st in enumerate(g.statements):
         who = st.payee
@@ -274,7 +295,8 @@ def settle_source(g) -> str:
         if not simple:
             w(f"    statement(d, ST[{i}], env)")
             continue
-        cond = f"WHEN[{i}](d, env)" if st.when is not None else ""
+        cond = src(st.when) if st.when is not None else ""
+        value = src(st.effects[0][1])
         if who == "declarer":
             # one payee: its value, then applied
             w("    s = d.declarer")
@@ -284,7 +306,7 @@ def settle_source(g) -> str:
             if cond:
                 w(f"        if {cond}:")
                 ind = "            "
-            w(f"{ind}v = F[{i}](d, env)")
+            w(f"{ind}v = {value}")
             w(f"{ind}if v.__class__ is not int:")
             w(f"{ind}    v = v if isinstance(v, int) else 0")
             w(f"{ind}deltas[s] += v; scores[s] += v")
@@ -297,7 +319,7 @@ def settle_source(g) -> str:
         if cond:
             w(f"        if {cond}:")
             ind = "            "
-        w(f"{ind}vals.append((s, F[{i}](d, env)))")
+        w(f"{ind}vals.append((s, {value}))")
         w("    for s, v in vals:")
         w("        if v.__class__ is not int:")
         w("            v = v if isinstance(v, int) else 0")
@@ -311,12 +333,10 @@ def compiled_settle(g):
     if fn is None:
         from .env import Env
         from .scoring import payees, statement
-        st = g.statements
-        ns = {"Env": Env, "COUNTS": [m.counts for m in g.melds], "DP": g.deal_points, "MADE": g.made,
-              "LET": [f for _, f, _ in g.lets], "ST": st, "WHEN": [s.when for s in st],
-              "F": [s.effects[0][1] if s.effects and s.effects[0][0] == "score" else None for s in st],
+        ns = {"Env": Env, "COUNTS": [m.counts for m in g.melds], "ST": g.statements,
               "payees": payees, "statement": statement}
-        exec(compile(settle_source(g), f"<scoring of {g.name}>", "exec"), ns)
+        src = settle_source(g, ns)
+        exec(compile(src, f"<scoring of {g.name}>", "exec"), ns)
         fn = g._cache["compiled_settle"] = ns["settle"]
     return fn
 

@@ -119,23 +119,23 @@ class Compiler:
         op = e.op
         if op == "num":
             v = e.args[0]
-            return NUM, lambda st, env: v
+            return NUM, with_src(lambda st, env: v, repr(v))
         if op == "name":
             return self._name(e, e.args[0], sc)
         if op == "lookup":
             return self._lookup(e, sc)
         if op == "neg":
             f = self._num(e.args[0], sc)
-            return NUM, lambda st, env: -f(st, env)
+            return NUM, composed(lambda st, env: -f(st, env), "(-{0})", f)
         if op == "arith":
             o, a, b = e.args
             fa, fb = self._num(a, sc), self._num(b, sc)
             if o == "+":
-                return NUM, lambda st, env: fa(st, env) + fb(st, env)
+                return NUM, composed(lambda st, env: fa(st, env) + fb(st, env), "({0} + {1})", fa, fb)
             if o == "-":
-                return NUM, lambda st, env: fa(st, env) - fb(st, env)
+                return NUM, composed(lambda st, env: fa(st, env) - fb(st, env), "({0} - {1})", fa, fb)
             if o == "*":
-                return NUM, lambda st, env: fa(st, env) * fb(st, env)
+                return NUM, composed(lambda st, env: fa(st, env) * fb(st, env), "({0} * {1})", fa, fb)
             if b.op == "num" and b.args[0] == 0:
                 self._err(b, "division by zero", "`/` divides by a number that is never 0")
             def div(st, env):
@@ -144,7 +144,7 @@ class Compiler:
             return NUM, div
         if op == "not":
             f = self._bool(e.args[0], sc)
-            return BOOL, lambda st, env: not f(st, env)
+            return BOOL, composed(lambda st, env: not f(st, env), "(not {0})", f)
         if op in ("and", "or"):
             fs = tuple(self._bool(x, sc) for x in e.args)
             return BOOL, _junction(fs, op == "and")
@@ -170,7 +170,8 @@ class Compiler:
                 self._err(e, f"both branches must be of one kind: {_a(ta)} and {_a(tb)}")
             if NUM in (ta, tb) and NONE in (ta, tb):
                 self._err(e, "`none` is not a number: both branches must give a number")
-            return (ta if ta != NONE else tb), lambda st, env: fa(st, env) if fc(st, env) else fb(st, env)
+            return (ta if ta != NONE else tb), composed(lambda st, env: fa(st, env) if fc(st, env) else fb(st, env),
+                                                         "({1} if {0} else {2})", fc, fa, fb)
         if op in ("any_seat", "every_seat"):
             inner = Scope(sc.where, seat=True, meld=sc.meld, bid=sc.bid)
             outer_used = self.seat_used
@@ -259,18 +260,20 @@ class Compiler:
             self.seat_used = True
             if not sc.seat:
                 self._err(e, f"`{name}` of which seat?", f"write `{name} of seat` where a seat is in question")
-            return NUM, lambda st, env, n=name: st.counters[n][env.seat]
+            return NUM, with_src(lambda st, env, n=name: st.counters[n][env.seat], f"st.counters[{name!r}][env.seat]")
         if name in ("yes", "no"):
             v = name == "yes"
-            return BOOL, lambda st, env: v
+            return BOOL, with_src(lambda st, env: v, repr(v))
         if name == "none":
-            return NONE, lambda st, env: None
+            return NONE, with_src(lambda st, env: None, "None")
         if name in SUIT_WORDS or (len(name) == 1 and name.upper() in "SHDC"):
             v = SUIT_WORDS.get(name, "SHDC".find(name.upper()))
-            return SUIT, lambda st, env: v
+            return SUIT, with_src(lambda st, env: v, repr(v))
         builtins = self._builtins(sc)
         if name in builtins:
             t, need, f = builtins[name]
+            if name in BUILTIN_SRC:
+                f = with_src(f, BUILTIN_SRC[name])
             if name in ("seat", "speaker", "its announcer", "its suit", "its side", "this bid"):
                 self.seat_used = True
             if need and not need(sc):
@@ -280,11 +283,11 @@ class Compiler:
             v = m.values[name]
             if isinstance(v, dict):
                 self._err(e, f"`{name}` gives one number per suit", f"write `{name} of its suit` or `{name} of trumps`")
-            return NUM, lambda st, env: v
+            return NUM, with_src(lambda st, env: v, repr(v))
         if m.ladder:
             for i, c in enumerate(m.ladder):
                 if c.name == name:
-                    return CONTRACT, lambda st, env, i=i: i
+                    return CONTRACT, with_src(lambda st, env, i=i: i, repr(i))
             if name in m.ladder_columns:
                 col, kind = name, m.ladder_columns[name]
                 default = False if kind == BOOL else 0
@@ -334,7 +337,8 @@ class Compiler:
                 self.card_facts.add("played")
                 fixed = getattr(mask, "fixed", None)
                 if fixed is not None:
-                    return NUM, lambda st, env: (st.played & fixed).bit_count()
+                    return NUM, with_src(lambda st, env: (st.played & fixed).bit_count(),
+                                         f"(st.played & {fixed}).bit_count()")
                 return NUM, lambda st, env: (mask(st) & st.played).bit_count()
         return None
 
@@ -468,12 +472,12 @@ class Compiler:
         if who is _seat_env:
             # the seat in question: always a seat, read directly (the hot path of scoring)
             if attr == "deal_points_of":
-                return NUM, lambda st, env: st.points(env.seat)
+                return NUM, with_src(lambda st, env: st.points(env.seat), "st.points(env.seat)")
             if attr == "meld_points_of":
-                return NUM, lambda st, env: st.meld_points(env.seat)
+                return NUM, with_src(lambda st, env: st.meld_points(env.seat), "st.meld_points(env.seat)")
             if attr == "bids":
-                return NUM, lambda st, env: st.bids[env.seat] or 0
-            return NUM, lambda st, env: getattr(st, attr)[env.seat]
+                return NUM, with_src(lambda st, env: st.bids[env.seat] or 0, "(st.bids[env.seat] or 0)")
+            return NUM, with_src(lambda st, env: getattr(st, attr)[env.seat], f"st.{attr}[env.seat]")
         if attr == "deal_points_of":
             if who_type == SIDE:
                 return NUM, lambda st, env: sum(st.points(s) for s in who(st, env))
@@ -503,7 +507,7 @@ def _seat_or_zero(fn, s):
 def _fixed_getter(name):
     def get(st, env):
         return _let_value(st, name, env.seat)
-    return get
+    return with_src(get, f"_let_value(st, {name!r}, env.seat)", {"_let_value": _let_value})
 
 
 def _let_value(st, name, seat):
@@ -511,6 +515,70 @@ def _let_value(st, name, seat):
     if isinstance(v, list):
         return v[seat] if seat is not None and 0 <= seat < len(v) else v[0]
     return v
+
+
+# ---------------------------------------------------------------- formulas as source
+# A compiled formula may also carry its Python source (``f.src``, over the names ``st``
+# and ``env``, with ``f.ns`` the objects it refers to): the code generated for a whole
+# deal (``engine/compiled.py``) inlines it instead of calling the closure. A formula
+# without a source is called by name.
+BUILTIN_SRC = {
+    "declarer": "(st.declarer if st.declarer >= 0 else None)",
+    "dealer": "st.dealer",
+    "declarers": "st.declarers",
+    "defenders": "st.defenders",
+    "trumps": "(st.trumps if st.trumps is not None and st.trumps >= 0 else None)",
+    "made": "st.made",
+    "played": "(not st.abandoned)",
+    "abandoned": "st.abandoned",
+    "blind": "st.declarer_blind",
+    "bid": "st.bid_value",
+    "deals played": "st.deal_number",
+    "deal number": "st.deal_number",
+    "number of seats": "st.n_active",
+    "hand size": "st.hand_size",
+    "tricks left": "st.tricks_left",
+    "tricks played": "st.tricks_done",
+    "first trick": "(st.tricks_done == 0)",
+    "bids": "st.n_bids",
+    "bids in the first round": "st.first_round_bids",
+    "total bid": "st.total_bid",
+    "this bid": "env.value",
+    "highest bid": "st.highest",
+    "speaker": "env.seat",
+    "opener": "st.opener",
+    "seat": "env.seat",
+    "its suit": "env.suit",
+    "its announcer": "env.seat",
+    "contract": "st.contract_value",
+    "annulled": "st.annulled",
+    "ended early": "st.ended_early",
+}
+
+
+def with_src(fn, src: str, ns: dict | None = None):
+    """`fn` with its source attached."""
+    fn.src = src
+    fn.ns = ns or {}
+    return fn
+
+
+def source_of(f, ns: dict) -> str:
+    """The Python source of compiled formula `f` (its objects added to `ns`): inline
+    where it has one, else a call of `f` by a name added to `ns`."""
+    src = getattr(f, "src", None)
+    if src is not None:
+        ns.update(f.ns)
+        return src
+    name = f"_f{id(f)}"
+    ns[name] = f
+    return f"{name}(st, env)"
+
+
+def composed(fn, pattern: str, *parts):
+    """`fn` with the source `pattern` filled with its parts' sources."""
+    ns: dict = {}
+    return with_src(fn, pattern.format(*(source_of(p, ns) for p in parts)), ns)
 
 
 def _fixed_mask(mk: int):
@@ -523,37 +591,41 @@ def _fixed_mask(mk: int):
 
 def _junction(fs, conj: bool):
     """`a and b and …` / `a or b or …`, short-circuit, without a generator per call."""
+    word = " and " if conj else " or "
+    pattern = "(" + word.join("bool({%d})" % i for i in range(len(fs))) + ")"
     if len(fs) == 2:
         fa, fb = fs
         if conj:
-            return lambda st, env: bool(fa(st, env)) and bool(fb(st, env))
-        return lambda st, env: bool(fa(st, env)) or bool(fb(st, env))
+            return composed(lambda st, env: bool(fa(st, env)) and bool(fb(st, env)), pattern, *fs)
+        return composed(lambda st, env: bool(fa(st, env)) or bool(fb(st, env)), pattern, *fs)
     if conj:
         def all_of(st, env):
             for f in fs:
                 if not f(st, env):
                     return False
             return True
-        return all_of
+        return composed(all_of, pattern, *fs)
 
     def any_of(st, env):
         for f in fs:
             if f(st, env):
                 return True
         return False
-    return any_of
+    return composed(any_of, pattern, *fs)
 
 
 def _comparison(o: str, fa, fb, const):
     """A comparison; against a number written in the formula, the number is inlined."""
+    pattern = "({0} %s {1})" % {"=": "==", "!=": "!="}.get(o, o)
     if const is not None:
         v = const
-        return {"=": lambda st, env: fa(st, env) == v, "!=": lambda st, env: fa(st, env) != v,
-                ">=": lambda st, env: fa(st, env) >= v, "<=": lambda st, env: fa(st, env) <= v,
-                "<": lambda st, env: fa(st, env) < v, ">": lambda st, env: fa(st, env) > v}[o]
+        return composed({"=": lambda st, env: fa(st, env) == v, "!=": lambda st, env: fa(st, env) != v,
+                         ">=": lambda st, env: fa(st, env) >= v, "<=": lambda st, env: fa(st, env) <= v,
+                         "<": lambda st, env: fa(st, env) < v, ">": lambda st, env: fa(st, env) > v}[o],
+                        pattern, fa, fb)
     fn = {"=": operator.eq, "!=": operator.ne, ">=": operator.ge, "<=": operator.le,
           "<": operator.lt, ">": operator.gt}[o]
-    return lambda st, env: fn(fa(st, env), fb(st, env))
+    return composed(lambda st, env: fn(fa(st, env), fb(st, env)), pattern, fa, fb)
 
 
 def _count_fn(mask, attr, who, side):
@@ -572,7 +644,7 @@ def _count_fn(mask, attr, who, side):
             if s is None or s < 0:
                 return 0
             return (getattr(st, attr)[s] & fixed).bit_count()
-        return h
+        return with_src(h, f"((st.{attr}[env.seat] & {fixed}).bit_count() if env.seat >= 0 else 0)")
 
     def g(st, env):
         s = who(st, env)
