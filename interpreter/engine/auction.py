@@ -51,13 +51,14 @@ class Auction:
         """Numeric and exact auctions: the lowest and highest bid seat s may make now,
         and the step between bids (the highest is where agents stop listing)."""
         g = d.game
-        env = Env(s)
         step = g.bid_step
         if g.auction_kind == "exact":
+            env = Env(s)
             lo = max(_num(g.min_bid, d, env), 0)
             hi = _num(g.max_bid, d, env)
             return lo, hi, 1
-        lo = max(_num(g.min_bid, d, env), 0)
+        lo = getattr(g.min_bid, "const", None)       # a number written in the spec
+        lo = max(_num(g.min_bid, d, Env(s)) if lo is None else lo, 0)
         if d.highest is not None:
             v = d.highest + step
             if v > lo:
@@ -266,6 +267,62 @@ class Auction:
         Auction.next_speaker(d, s)
 
     @staticmethod
+    def run(d, choose):
+        """Play the auction to its end, each action chosen by ``choose(d, seat)`` and
+        applied as ``apply_action`` would. For an ascending numeric auction where a pass
+        is final (and nobody is reopened), the bookkeeping of ``apply`` and
+        ``next_speaker`` is done inline; otherwise through them."""
+        g = d.game
+        hist = d.history
+        if g.auction_kind != "numeric" or g.reopen or not g.pass_final:
+            while d.phase == "auction":
+                s = d.turn
+                a = choose(d, s)
+                hist.append((s, a))
+                Auction.apply(d, s, a)
+            return
+        c = d.codec
+        PASS, PASS_BLIND, NUMBER = c.PASS, c.PASS_BLIND, c.NUMBER
+        looked, passed, passes, turns, bids = d.looked, d.passed, d.passes, d.turns, d.bids
+        active, pos = d.active, d.pos
+        n = len(active)
+        while True:
+            s = d.turn
+            a = choose(d, s)
+            hist.append((s, a))
+            first_round = d.turns_taken < n
+            d.turns_taken += 1
+            turns[s] += 1
+            if a == PASS or a == PASS_BLIND:
+                if a == PASS:
+                    looked[s] = True
+                passed[s] = True
+                passes[s] += 1
+            else:
+                v = (a - NUMBER) >> 2
+                if not (a - NUMBER) & 1:
+                    looked[s] = True
+                d.n_bids += 1
+                bids[s] = v
+                if first_round:
+                    d.first_round_bids += 1
+                d.highest_bidder = s
+                d.partner = -1
+                d.highest = v
+            hb = d.highest_bidder
+            i = pos[s]
+            for k in range(1, n + 1):
+                t = active[(i + k) % n]
+                if t != hb and not passed[t]:
+                    d.turn = t
+                    break
+            else:
+                if d.highest is None:
+                    d.annulled = True
+                    return d.finish()
+                return Auction.end(d)
+
+    @staticmethod
     def next_speaker(d, s: int):
         """The next seat round the table that may speak (not the highest bidder's side);
         with none, the auction ends (or is annulled when nobody has bid)."""
@@ -301,15 +358,22 @@ class Auction:
     def end(d):
         g = d.game
         d.raise_turn = False
-        d.declarer = d.highest_bidder
-        d.declarers = tuple(t for t in d.clockwise_from(d.declarer, include=True)
-                            if t in (d.highest_bidder, d.partner))
-        d.defenders = tuple(t for t in d.clockwise_from(d.declarer) if t not in d.declarers)
-        d.sides = [d.declarers, d.defenders] if not g.partners else d.sides
-        d.side_of = {t: side for side in d.sides for t in side}
-        d.declarer_blind = g.blind and not d.looked[d.declarer]
+        decl = d.declarer = d.highest_bidder
+        partner = d.partner
+        order = d.clockwise_from(decl, include=True)
+        d.declarers = declarers = (decl,) if partner < 0 else tuple(t for t in order if t in (decl, partner))
+        d.defenders = defenders = tuple(t for t in order if t not in declarers)
+        if not g.partners:
+            d.sides = [declarers, defenders]
+            side_of = dict.fromkeys(declarers, declarers)
+            side_of.update(dict.fromkeys(defenders, defenders))
+            d.side_of = side_of
+        else:
+            d.side_of = {t: side for side in d.sides for t in side}
+        looked = d.looked
+        d.declarer_blind = g.blind and not looked[decl]
         for t in d.active:
-            d.looked[t] = True
+            looked[t] = True
         if g.auction_kind == "ladder":
             d.entry_index = d.highest
             e = g.ladder[d.highest]

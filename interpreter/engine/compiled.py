@@ -365,3 +365,43 @@ class interpreted:
             cache.pop(k, None)
         cache.update(self.saved)
         return False
+
+
+# ---------------------------------------------------------------- the deal
+def compiled_shuffle(g):
+    """``shuffle(getrandbits) -> deck``: ``random.Random.shuffle`` of the deck unrolled,
+    the same draws in the same order (built once per game)."""
+    fn = g._cache.get("compiled_shuffle")
+    if fn is None:
+        L = ["def shuffle(b):", f"    deck = list(range({g.n_cards}))"]
+        for i, m, k in g.shuffle_steps:
+            L.append(f"    j = b({k})")
+            L.append(f"    while j >= {m}:")
+            L.append(f"        j = b({k})")
+            L.append(f"    deck[{i}], deck[j] = deck[j], deck[{i}]")
+        L.append("    return deck")
+        ns: dict = {}
+        exec(compile("\n".join(L) + "\n", f"<shuffle of {g.name}>", "exec"), ns)
+        fn = g._cache["compiled_shuffle"] = ns["shuffle"]
+    return fn
+
+
+def compiled_split(g, owner: tuple, k: int):
+    """``split(deck) -> (masks, stock)`` for a deal plan: `owner[i]` says where deck
+    position i goes (an index into the active seats, k for the talon, above for the
+    stock); masks[o] is the cards of place o, the stock is in deck order."""
+    key = ("compiled_split", owner)
+    fn = g._cache.get(key)
+    if fn is None:
+        places = []
+        for o in range(k + 1):
+            terms = " | ".join(f"B[deck[{i}]]" for i, x in enumerate(owner) if x == o)
+            places.append(terms or "0")
+        stock = ", ".join(f"deck[{i}]" for i, x in enumerate(owner) if x > k)
+        src = (f"def split(deck):\n    return ({', '.join(places)},), [{stock}]\n")
+        ns = {"B": [1 << c for c in range(g.n_cards)]}
+        exec(compile(src, f"<deal of {g.name}>", "exec"), ns)
+        fn = ns["split"]
+        if len(g._cache) < 4096:
+            g._cache[key] = fn
+    return fn

@@ -237,6 +237,9 @@ class Deal:
         len(active) for the talon, len(active)+1 for the stock) and the deck position
         of the dealer's last card; None if the deal does not fit the deck."""
         g = self.game
+        quick = g._cache.get(("plan", self.n_seats, self.dealer))
+        if quick is not None:            # rounds that never change: one plan per table
+            return quick
         rounds = tuple(st.rounds if isinstance(st.rounds, int) else _rounds(st.rounds, self)
                        for st in g.deal_steps)
         key = (tuple(self.active), self.dealer, rounds)
@@ -257,6 +260,8 @@ class Deal:
         plan = (tuple(owner), last) if len(owner) == g.n_cards else None
         if len(plans) < 4096:
             plans[key] = plan
+        if plan is not None and all(isinstance(st.rounds, int) for st in g.deal_steps):
+            g._cache[("plan", self.n_seats, self.dealer)] = plan
         return plan
 
     def dealt_sizes(self) -> tuple:
@@ -269,29 +274,26 @@ class Deal:
 
     def deal_random(self, rng: random.Random):
         g = self.game
-        deck = list(range(g.n_cards))
-        if type(rng).shuffle is _SHUFFLE and type(rng)._randbelow is _RANDBELOW:
-            # random.Random.shuffle, without a call per card: the same draws, the same deck.
-            bitsf = rng.getrandbits
-            for i, m, k in g.shuffle_steps:
-                j = bitsf(k)
-                while j >= m:
-                    j = bitsf(k)
-                deck[i], deck[j] = deck[j], deck[i]
-        else:
-            rng.shuffle(deck)
         plan = self.deal_plan()
         if plan is None:
             raise ValueError("the deal does not fit the deck")
         owner, last_index = plan
         k = len(self.active)
-        masks = [0] * (k + 1)
-        stock = []
-        for c, o in zip(deck, owner):
-            if o > k:
-                stock.append(c)
-            else:
-                masks[o] |= 1 << c
+        if type(rng).shuffle is _SHUFFLE and type(rng)._randbelow is _RANDBELOW:
+            # random.Random.shuffle unrolled for this deck: the same draws, the same deck
+            from .compiled import compiled_shuffle, compiled_split
+            deck = compiled_shuffle(g)(rng.getrandbits)
+            masks, stock = compiled_split(g, owner, k)(deck)
+        else:
+            deck = list(range(g.n_cards))
+            rng.shuffle(deck)
+            masks = [0] * (k + 1)
+            stock = []
+            for c, o in zip(deck, owner):
+                if o > k:
+                    stock.append(c)
+                else:
+                    masks[o] |= 1 << c
         for i, s in enumerate(self.active):
             self.hands[s] = self.dealt[s] = masks[i]
         self.talon = self.talon_dealt = masks[k]

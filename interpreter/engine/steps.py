@@ -45,9 +45,24 @@ class Steps:
         return False
 
     @staticmethod
+    def run(d, choose):
+        """The declarer's decisions to the end of the phase, each chosen by
+        ``choose(d)`` and applied as ``apply_action`` would."""
+        hist = d.history
+        while d.phase == "contract":
+            s = d.turn
+            a = choose(d)
+            hist.append((s, a))
+            Steps.apply(d, s, a)
+
+    @staticmethod
     def give_done(d) -> bool:
         n = d.game.contract_steps[d.step][1]
-        return all(d.give_count.get(t, 0) >= n for t in d.defenders)
+        got = d.give_count
+        for t in d.defenders:
+            if got.get(t, 0) < n:
+                return False
+        return True
 
     @staticmethod
     def legal(d, s: int) -> list:
@@ -132,8 +147,7 @@ class Steps:
         elif kind == "contract":
             d.contract_value = (a - c.NUMBER) >> 2
         elif kind == "give":
-            f = c.fields(a)
-            t, card = f["seat"], f["card"]
+            t, card = divmod(a - c.GIVE, c.n)
             d.hands[d.declarer] &= ~(1 << card)
             d.hands[t] |= 1 << card
             d.given[t] |= 1 << card

@@ -557,9 +557,11 @@ BUILTIN_SRC = {
 
 
 def with_src(fn, src: str, ns: dict | None = None):
-    """`fn` with its source attached."""
+    """`fn` with its source attached (and its value, where it is a number written out)."""
     fn.src = src
     fn.ns = ns or {}
+    if src.lstrip("(-").rstrip(")").isdigit():
+        fn.const = int(src.replace("(", "").replace(")", ""))
     return fn
 
 
