@@ -68,9 +68,18 @@ def _version() -> str:
     return __version__
 
 
+class _VersionAction(argparse.Action):
+    """`--version`: the installed version, looked up only when asked for (reading the
+    package metadata costs a fresh process more than the rest of its start)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"talon {_version()}")
+        parser.exit()
+
+
 def build_parser():
     p = argparse.ArgumentParser(prog="talon", description="Rules-as-data engine for trick-taking card games.")
-    p.add_argument("--version", action="version", version=f"talon {_version()}")
+    p.add_argument("--version", action=_VersionAction, nargs=0, help="show the version and exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     v = sub.add_parser("validate", help="check spec files and report every problem")

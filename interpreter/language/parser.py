@@ -12,7 +12,7 @@ from lark import Lark, Token, Tree, v_args
 from lark.visitors import Transformer_NonRecursive
 
 from ..errors import Collector, Location
-from ..resources import grammar_path
+from .grammar import grammar_text
 from .tree import E, Body, Item, SpecFile, SECTIONS
 
 MAX_LITERAL_DIGITS = 9          # numbers in a spec are below a billion
@@ -44,12 +44,6 @@ class GlueCheck:
                 raise Glued(prev, tok)
             prev = tok
             yield tok
-
-
-def grammar_text() -> str:
-    """The grammar, with the registry's rule kinds as the alternatives of `body`."""
-    from ..rules.registry import body_alternatives
-    return grammar_path("talon.lark").read_text(encoding="utf-8").replace("__RULE_KINDS__", body_alternatives())
 
 
 @lru_cache(maxsize=1)

@@ -2,9 +2,12 @@
 in the player's words (``syntax_errors``)."""
 from __future__ import annotations
 
+import hashlib
+import os
+import pickle
+from pathlib import Path
+
 from ..errors import Collector, Location
-from .parser import build, parser
-from .syntax_errors import check_header, check_nesting, check_parens, report_lines
 from .tree import SpecFile
 
 
@@ -16,10 +19,16 @@ def parse(text: str, path: str, out: Collector) -> SpecFile | None:
         out.error(Location(path, 1, 1), "the spec file is empty",
                   'a spec starts with its `game` or `variant` line, such as `game NAME "Title"`')
         return None
+    full = text if text.endswith("\n") else text + "\n"
+    mark = _cache_file(full, path)
+    spec = _cached(mark)
+    if spec is not None:           # read before without a remark: its parentheses were fine
+        return spec
+    from .parser import build, parser            # the parser, only for a text not read before
+    from .syntax_errors import check_header, check_nesting, check_parens
     if not check_parens(text, path, out):
         return None
-    if not text.endswith("\n"):
-        text += "\n"
+    text = full
     try:
         tree = parser().parse(text)
     except Exception as e:      # UnexpectedInput or Glued: explain line by line
@@ -27,15 +36,66 @@ def parse(text: str, path: str, out: Collector) -> SpecFile | None:
         return None
     if not check_header(tree, path, out) or not check_nesting(tree, path, out):
         return None
+    before = len(out.diagnostics)
     try:
-        return build(tree, path, out, text)
+        spec = build(tree, path, out, text)
     except RecursionError:
         out.error(Location(path, 1, 1), "the spec is nested too deeply to read")
         return None
+    if len(out.diagnostics) == before:
+        _keep(mark, spec)
+    return spec
+
+
+# ---------------------------------------------------------------- the reading cached
+# A spec file read without a remark is kept, pickled, in the user's cache folder, keyed
+# by its text, its path and the reader itself (the grammar and the modules that build
+# the result), so that a fresh process reads an unchanged spec without loading the
+# parser or lexing the text. A file that is missing, unreadable or stale is read anew.
+_READER = ("parser.py", "read.py", "tree.py", "syntax_errors.py", "grammar.py")
+
+
+def _cache_file(text: str, path: str):
+    try:
+        from .grammar import grammar_text
+        here = Path(__file__).parent
+        h = hashlib.sha256()
+        for part in (text, path, grammar_text(), *((here / f).read_text(encoding="utf-8") for f in _READER)):
+            h.update(part.encode("utf-8"))
+            h.update(b"\0")
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+        return base / "talon-cards" / "specs-read" / (h.hexdigest() + ".pickle")
+    except (OSError, RuntimeError, ValueError):
+        return None
+
+
+def _cached(mark):
+    if mark is None:
+        return None
+    try:
+        with open(mark, "rb") as f:
+            spec = pickle.load(f)
+    except Exception:            # missing, partly written or from another version: read anew
+        return None
+    return spec if isinstance(spec, SpecFile) else None
+
+
+def _keep(mark, spec):
+    if mark is None:
+        return
+    try:
+        mark.parent.mkdir(parents=True, exist_ok=True)
+        tmp = mark.with_suffix(f".{os.getpid()}.tmp")
+        with open(tmp, "wb") as f:
+            pickle.dump(spec, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, mark)
+    except Exception:            # a cache that cannot be written is no cache
+        pass
 
 
 def _report(e: Exception, path: str, text: str, out: Collector):
     """Report the syntax errors of a file the parser rejected with `e`."""
+    from .syntax_errors import report_lines
     lines = text.split("\n")
     line = getattr(e, "line", 0) or getattr(getattr(e, "first", None), "line", 0) or 1
     before = len(out.errors)

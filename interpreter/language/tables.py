@@ -12,11 +12,13 @@ contracts rather than JSON pointers.
 """
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 from functools import lru_cache
+from pathlib import Path
 
 import yaml
-from jsonschema import Draft202012Validator
 
 from ..errors import Collector, Location, did_you_mean
 from ..resources import grammar_path
@@ -31,13 +33,31 @@ _SAFE_TAGS = {"tag:yaml.org,2002:" + t for t in
 
 
 @lru_cache(maxsize=1)
-def _schema() -> dict:
-    return json.loads(grammar_path("tables.schema.json").read_text(encoding="utf-8"))
+def _schema_text() -> str:
+    return grammar_path("tables.schema.json").read_text(encoding="utf-8")
 
 
 @lru_cache(maxsize=1)
-def _validator() -> Draft202012Validator:
+def _schema() -> dict:
+    return json.loads(_schema_text())
+
+
+@lru_cache(maxsize=1)
+def _validator():
+    from jsonschema import Draft202012Validator     # a heavy import: only when a check runs
     return Draft202012Validator(_schema())
+
+
+def _passed_mark(data) -> Path | None:
+    """Where the mark that these exact tables passed this exact schema is kept (the
+    user's cache folder), so that a fresh process need not load the schema checker
+    again; None where there is no such folder. Only a pass is remembered."""
+    try:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+        text = _schema_text() + "\0" + json.dumps(data, sort_keys=True, default=repr)
+    except (OSError, RuntimeError, TypeError, ValueError):
+        return None
+    return base / "talon-cards" / "tables-passed" / hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 class Positions(dict):
@@ -188,12 +208,24 @@ def load_yaml(text: str, path: str, out: Collector):
 
 # ---------------------------------------------------------------------- the schema
 def check_schema(data, pos: Positions, path: str, out: Collector) -> bool:
+    mark = _passed_mark(data)
+    try:
+        if mark is not None and mark.is_file():
+            return True
+    except OSError:
+        pass
     found = []
     for err in _validator().iter_errors(data):
         found.extend(_explain(err, data, pos, path))
     found.sort(key=lambda f: (f[0].line, f[0].column))
     for loc, msg, hint in found:
         out.error(loc, msg, hint)
+    if not found and mark is not None:
+        try:
+            mark.parent.mkdir(parents=True, exist_ok=True)
+            mark.touch()
+        except OSError:
+            pass
     return not found
 
 

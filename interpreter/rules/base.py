@@ -10,8 +10,6 @@ section of each kind, the templates and the one-only kinds are derived from them
 """
 from __future__ import annotations
 
-from lark import Token
-
 from ..language.tree import E
 
 
@@ -19,6 +17,7 @@ class Parts:
     """The pieces of a rule body's parse tree, by kind (for ``RuleKind.args``)."""
 
     def __init__(self, children, loc_of):
+        from lark import Token            # read only while a spec is parsed
         self.children = children
         self.loc_of = loc_of
         toks = [c for c in children if isinstance(c, Token)]
