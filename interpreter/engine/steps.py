@@ -7,7 +7,7 @@ card received in the same round cannot be passed on (it arrives once all have gi
 """
 from __future__ import annotations
 
-from .base import bits
+from .base import _RANDBELOW, bits
 
 
 class Steps:
@@ -255,18 +255,27 @@ def pass_random(d, rng):
     then ``Passing.apply``'s bookkeeping), without decoding an action per card."""
     c = d.codec
     below = rng._randbelow
+    # rng._randbelow(n) as random.Random draws it, without a call of it per card
+    getbits = rng.getrandbits if type(rng)._randbelow is _RANDBELOW else None
     hands, hist, passing, count = d.hands, d.history, d.passing, d.passed_count
     need = d.game.exchange[0]
     first = d.active[0]
     give = c.GIVE
     n_cards = c.n
+    targets = {o: Passing.target(d, o) for o in d.active}
     while True:
         s = d.turn
-        t = Passing.target(d, s)
-        base = give + t * n_cards
+        base = give + targets[s] * n_cards
         hand = hands[s]
         for _ in range(need - count[s]):
-            r = below(hand.bit_count())
+            n = hand.bit_count()
+            if getbits is not None:
+                k = n.bit_length()
+                r = getbits(k)
+                while r >= n:
+                    r = getbits(k)
+            else:
+                r = below(n)
             m = hand
             while r:
                 m &= m - 1
@@ -282,7 +291,7 @@ def pass_random(d, rng):
             break
         d.turn = nxt
     for o in d.active:             # everyone has passed: the cards arrive
-        tgt = Passing.target(d, o)
+        tgt = targets[o]
         hands[tgt] |= passing[o]
         d.given[tgt] |= passing[o]
     d.next_phase()
