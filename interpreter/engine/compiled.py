@@ -52,10 +52,14 @@ def source(g, ns: dict | None = None) -> str:
 
     # between tricks, a formula may read the deal (a condition on a rule of play, the
     # declarer's concession, a meld's announcement, an open hand): keep it current then
-    live = (any(r.when is not None for r in g.narrows) or concede or (melds and not simple_melds)
-            or g.open_hand is not None or not lead_free)
+    # (where every such formula is inlined, only the fields it reads)
     sync_trick = ("d.trick = trick; d.tricks_done = tricks_done; d.played = played; "
                   "d.trick_suit = led; d.trick_keys = keys; d.win_seat = ws; d.win_card = win")
+    full_end = sync_trick + "; d.leader = d.turn = ws; d.tricks_left = left"
+    if concede or (melds and not simple_melds) or g.open_hand is not None:
+        live = full_end
+    else:
+        live = _fields_read(g, ns)
     sync_card = ("d.turn = s; d.played = played; d.trick_suit = led; d.trick_keys = keys; "
                  "d.win_seat = ws; d.win_card = win")
     load = (
@@ -136,7 +140,7 @@ def source(g, ns: dict | None = None) -> str:
     if melds or concede:
         w("        if r >= n:")
         w("            " + sync_card)
-        if not live:
+        if live != full_end:
             w("            " + sync_trick)
             w("            d.leader = leader; d.tricks_left = hand.bit_count()")
         if melds:
@@ -182,8 +186,9 @@ def source(g, ns: dict | None = None) -> str:
     w("        htricks_append((leader, trick, ws))")
     w("        trick = []; trick_append = trick.append; nt = 0; tp = 0; tm = 0")
     w("        tricks_done += 1")
-    if live:
-        w("        " + sync_trick)
+    if live == full_end:
+        w("        " + sync_trick)          # as end_trick leaves it for the first trick's rules
+
     if dealer_up or g.open_hand is not None:
         w("        if tricks_done == 1:")
         if dealer_up:
@@ -198,16 +203,42 @@ def source(g, ns: dict | None = None) -> str:
         w("            d.pending_trumps = None")
     w("        leader = s = ws")
     w("        left = hands[ws].bit_count()")
-    if live:
+    if live == full_end:
         w("        d.leader = d.turn = ws; d.tricks_left = left")
+    elif live:
+        w("        " + live)
     w("        if not left:")
-    if not live:
-        w("            " + sync_trick)
-        w("            d.leader = d.turn = ws; d.tricks_left = left")
+    if live != full_end:
+        w("            " + full_end)
     w("            d.last_trick_winner = ws")
     w("            d.finish()")
     w("            return")
     return "\n".join(L) + "\n"
+
+
+# the deal's fields the play loop keeps in locals, and how the end of a trick writes them
+_STALE = {"trick": "d.trick = trick", "tricks_done": "d.tricks_done = tricks_done",
+          "played": "d.played = played", "trick_suit": "d.trick_suit = led",
+          "trick_keys": "d.trick_keys = keys", "win_seat": "d.win_seat = ws",
+          "win_card": "d.win_card = win", "leader": "d.leader = ws", "turn": "d.turn = ws",
+          "tricks_left": "d.tricks_left = left"}
+
+
+def _fields_read(g, ns: dict) -> str:
+    """What the end of a trick must write back for the play's conditions: nothing where
+    there are none; the fields their inlined sources read; else every field."""
+    import re
+    from ..language.expr import source_of
+    reads = set()
+    for r in g.narrows:
+        if r.when is None:
+            continue
+        src = source_of(r.when, ns)
+        if "_f" in src or re.search(r"st\.\w+\(", src):     # a call may read anything
+            reads = set(_STALE)
+            break
+        reads |= set(re.findall(r"st\.(\w+)", src))
+    return "; ".join(code for name, code in _STALE.items() if name in reads)
 
 
 def compiled_play(g):
