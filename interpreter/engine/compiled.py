@@ -118,9 +118,19 @@ def source(g, ns: dict | None = None) -> str:
     if melds:
         if simple_melds and lead_free:
             # count the meld leads held; their list is built only when one is drawn
-            terms = " + ".join(f"({len(acts)} if hand & {mk} == {mk} else 0)"
+            # (a count per holding of the melds' cards, remembered: at most 2**k of them)
+            union = 0
+            for mk, _, _, _ in g.meld_leads:
+                union |= mk
+            terms = " + ".join(f"({len(acts)} if key & {mk} == {mk} else 0)"
                                for mk, acts, _, _ in g.meld_leads)
-            w(f"            nx = {terms or '0'}")
+            w(f"            key = hand & {union}")
+            if union.bit_count() <= 12:
+                w("            nx = NXC.get(key)")
+                w("            if nx is None:")
+                w(f"                nx = NXC[key] = {terms or '0'}")
+            else:
+                w(f"            nx = {terms or '0'}")
             w("            extra = None")
         else:
             w("            extra = meld_leads(d, s, mask)")
@@ -259,7 +269,7 @@ def compiled_play(g):
               "LEADS": [(mask, acts) for mask, acts, _, _ in g.meld_leads],
               "meld_leads": Play.meld_leads, "CONCEDE": g.codec.CONCEDE, "PLAY": PLAY,
               "OPEN": g.open_hand, "BL": [n.bit_length() for n in range(g.n_cards + 64)],
-              "BIT": {1 << c: c for c in range(g.n_cards)}}
+              "BIT": {1 << c: c for c in range(g.n_cards)}, "NXC": {}}
         exec(compile(src, f"<play phase of {g.name}>", "exec"), ns)
         fn = ns["play"]
     g._cache["compiled_play"] = fn
