@@ -285,7 +285,10 @@ def settle_source(g, ns: dict | None = None) -> str:
     ns = {} if ns is None else ns
 
     def src(f):
-        return source_of(f, ns)
+        # the deal is over when it is scored: a seat's points and meld points are read
+        # from where they are kept (as Deal.points and Deal.meld_points do once it is over)
+        return (source_of(f, ns).replace("st.meld_points(env.seat)", "st.meld_points_of[env.seat]")
+                .replace("st.points(env.seat)", "st.deal_points_of[env.seat]"))
 
     L = []
     w = L.append
@@ -299,8 +302,12 @@ def settle_source(g, ns: dict | None = None) -> str:
         w("        mp = d.meld_points_of")
         w("        for s, mi, suit, worth in d.melds:")
         w("            env.seat = s; env.suit = suit")
-        w("            c = COUNTS[mi]")
-        w("            if c is None or c(d, env):")
+        if len(g.melds) == 1:
+            counts = g.melds[0].counts
+            w(f"            if {src(counts) if counts is not None else 'True'}:")
+        else:
+            w("            c = COUNTS[mi]")
+            w("            if c is None or c(d, env):")
         w("                mp[s] += worth")
         w("        env.suit = -1")
     w("    pts = d.deal_points_of")

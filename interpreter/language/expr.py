@@ -481,11 +481,13 @@ class Compiler:
         if attr == "deal_points_of":
             if who_type == SIDE:
                 return NUM, lambda st, env: sum(st.points(s) for s in who(st, env))
-            return NUM, lambda st, env: _seat_or_zero(st.points, who(st, env))
+            return NUM, composed(lambda st, env: _seat_or_zero(st.points, who(st, env)),
+                                 "_seat_or_zero(st.points, {0})", who, ns={"_seat_or_zero": _seat_or_zero})
         if attr == "meld_points_of":
             if who_type == SIDE:
                 return NUM, lambda st, env: sum(st.meld_points(s) for s in who(st, env))
-            return NUM, lambda st, env: _seat_or_zero(st.meld_points, who(st, env))
+            return NUM, composed(lambda st, env: _seat_or_zero(st.meld_points, who(st, env)),
+                                 "_seat_or_zero(st.meld_points, {0})", who, ns={"_seat_or_zero": _seat_or_zero})
         if who_type == SIDE:
             def side_sum(st, env):
                 arr = getattr(st, attr)
@@ -497,7 +499,7 @@ class Compiler:
                 return 0
             v = getattr(st, attr)[s]
             return v if v is not None else 0
-        return NUM, one
+        return NUM, composed(one, f"_of_seat(st.{attr}, {{0}})", who, ns={"_of_seat": _of_seat})
 
 
 def _seat_or_zero(fn, s):
@@ -577,10 +579,19 @@ def source_of(f, ns: dict) -> str:
     return f"{name}(st, env)"
 
 
-def composed(fn, pattern: str, *parts):
-    """`fn` with the source `pattern` filled with its parts' sources."""
-    ns: dict = {}
+def composed(fn, pattern: str, *parts, ns: dict | None = None):
+    """`fn` with the source `pattern` filled with its parts' sources (`ns`: the
+    helpers the pattern itself names)."""
+    ns = dict(ns or {})
     return with_src(fn, pattern.format(*(source_of(p, ns) for p in parts)), ns)
+
+
+def _of_seat(arr, s):
+    """A per-seat quantity of seat `s` (0 for no seat, or nothing recorded)."""
+    if s is None or s < 0:
+        return 0
+    v = arr[s]
+    return v if v is not None else 0
 
 
 def _fixed_mask(mk: int):
