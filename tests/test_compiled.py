@@ -79,3 +79,20 @@ def test_reference_switch_restores_the_compiled_paths():
     with interpreted(g):
         assert g._cache["compiled_play"] is None
     assert g._cache["compiled_play"] is fn
+
+
+def test_a_formula_of_negated_numbers_is_not_taken_for_a_number(tmp_path):
+    """Found by the mutation fuzz: `-(-100)` has a source of nested signs, which is not a
+    number written out; the spec validates and plays."""
+    from talon_cards.spec import load as load_spec
+    p = tmp_path / "neg.talon"
+    p.write_text('variant neg "Negated bids"\nextends tysyacha\nauction:\n'
+                 "  replace bids [R1000-7]: a bid is a number from -(-100), in steps of 5, above the highest bid\n")
+    g = load_spec(str(p))
+    assert getattr(g.min_bid, "const", None) is None
+    for seed in range(20):
+        d = g.new_deal(3, seed % 3)
+        rng = random.Random(seed)
+        d.deal_random(rng)
+        play_deal(d, RandomAgent(rng))
+        assert d.is_terminal()

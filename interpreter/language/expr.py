@@ -8,6 +8,7 @@ engine calls it without ever walking a syntax tree.
 from __future__ import annotations
 
 import operator
+import re
 from dataclasses import dataclass
 
 from ..engine.env import Env
@@ -562,8 +563,8 @@ def with_src(fn, src: str, ns: dict | None = None):
     """`fn` with its source attached (and its value, where it is a number written out)."""
     fn.src = src
     fn.ns = ns or {}
-    if src.lstrip("(-").rstrip(")").isdigit():
-        fn.const = int(src.replace("(", "").replace(")", ""))
+    if re.fullmatch(r"-?\d+", src):          # a number written out
+        fn.const = int(src)
     return fn
 
 
