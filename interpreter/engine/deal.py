@@ -13,6 +13,7 @@ from .env import EMPTY, Env
 
 from .base import (AUCTION, CHANCE, CONTRACT, DONE, EXCHANGE, PLAY, TERMINAL, _RANDBELOW, _SHUFFLE,
                    _rounds, bits)
+from .compiled import compiled_shuffle, compiled_split
 from .phases import PHASES
 from .observe import observation
 from .play import play_random, random_play_action
@@ -281,7 +282,6 @@ class Deal:
         k = len(self.active)
         if type(rng).shuffle is _SHUFFLE and type(rng)._randbelow is _RANDBELOW:
             # random.Random.shuffle unrolled for this deck: the same draws, the same deck
-            from .compiled import compiled_shuffle, compiled_split
             deck = compiled_shuffle(g)(rng.getrandbits)
             masks, stock = compiled_split(g, owner, k)(deck)
         else:
