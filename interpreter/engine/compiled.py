@@ -16,15 +16,16 @@ from __future__ import annotations
 
 from .base import PLAY
 from .env import EMPTY
-from .play import Play, _rule_code
+from .play import Play, _rule_code, end_trick
 
 
 def _indent(code: str, by: str) -> str:
     return "".join(by + line + "\n" for line in code.splitlines() if line.strip())
 
 
-def eligible(g) -> bool:
-    """The compiled loop covers play without a stock, closing or an early end."""
+def plain(g) -> bool:
+    """Play without a stock, closing or an early end: the end of a trick is compiled too
+    (otherwise the interpreted ``end_trick`` does it, and the loop picks up after it)."""
     return not (g.close is not None or g.exchange_rank >= 0 or g.deal_ends is not None or g.draw)
 
 
@@ -44,6 +45,8 @@ def source(g, ns: dict | None = None) -> str:
     simple_melds = melds and all(m.announce_when is None for m in g.melds)
     lead_free = g.lead_card < 0 and not any(r.on in ("lead", "play") for r in g.narrows)
     concede = g.concede is not None
+    pre_lead = g.close is not None or g.exchange_rank >= 0      # exchange, close before a lead
+    stock = not plain(g)
     # a formula may read the deal while a card is followed: keep the deal's fields
     # current there (at a lead they are: the trick's end wrote them)
     sync_follow = any(r.when is not None for r in g.narrows if r.on in ("follow", "play"))
@@ -56,7 +59,9 @@ def source(g, ns: dict | None = None) -> str:
     sync_trick = ("d.trick = trick; d.tricks_done = tricks_done; d.played = played; "
                   "d.trick_suit = led; d.trick_keys = keys; d.win_seat = ws; d.win_card = win")
     full_end = sync_trick + "; d.leader = d.turn = ws; d.tricks_left = left"
-    if concede or (melds and not simple_melds) or g.open_hand is not None:
+    if stock:
+        live = full_end        # the interpreted end of a trick keeps the deal current
+    elif concede or (melds and not simple_melds) or g.open_hand is not None:
         live = full_end
     else:
         live = _fields_read(g, ns)
@@ -98,6 +103,8 @@ def source(g, ns: dict | None = None) -> str:
     L.append(_indent(inline(follow), "            ").rstrip("\n"))
     w("            mask = cand")
     w("            n = total = mask.bit_count()")
+    if melds or pre_lead:
+        w("            extra = (); pre = ()")
     w("        else:")
     if lead_free:
         w("            mask = hand")
@@ -136,31 +143,44 @@ def source(g, ns: dict | None = None) -> str:
             w("            extra = meld_leads(d, s, mask)")
             w("            nx = len(extra)")
         w("            total += nx")
+    elif pre_lead:
+        w("            extra = ()")
+    if pre_lead:
+        # exchanging the face-up card, closing the stock: the deal is current at a lead
+        w("            pre = pre_lead(d, s)")
+        w("            total += len(pre)")
     if concede:
+        w("        can_concede = False")
         w("        if s == declarer:")
         w("            " + sync_card)
         w("            if d._can_concede(s):")
         w("                total += 1")
+        w("                can_concede = True")
     w("        if not total:")
     w("            raise RuntimeError(f'seat {s} has no card to play')")
     w("        k = BL[total]")
     w("        r = getbits(k)")
     w("        while r >= total:")
     w("            r = getbits(k)")
-    if melds or concede:
+    if melds or concede or pre_lead:
         w("        if r >= n:")
         w("            " + sync_card)
         if live != full_end:
             w("            " + sync_trick)
             w("            d.leader = leader; d.tricks_left = hand.bit_count()")
-        if melds:
-            if simple_melds and lead_free:
-                w("            if extra is None and not nt:")
-                w("                extra = [a for mk, acts in LEADS if hand & mk == mk for a in acts]")
-            w("            r -= n")
-            w("            d.apply_action(extra[r] if r < len(extra) else CONCEDE)")
-        else:
-            w("            d.apply_action(CONCEDE)")
+        # the actions after the cards, in the order of legal_actions: melds, then the
+        # rest (exchange, close, concede) sorted
+        if melds and simple_melds and lead_free:
+            w("            if extra is None:")
+            w("                extra = [a for mk, acts in LEADS if hand & mk == mk for a in acts]")
+        w("            opts = list(extra)" if (melds or pre_lead) else "            opts = []")
+        if pre_lead or concede:
+            w("            tail = list(pre)" if pre_lead else "            tail = []")
+            if concede:
+                w("            if can_concede:")
+                w("                tail.append(CONCEDE)")
+            w("            opts += sorted(tail)")
+        w("            d.apply_action(opts[r - n])")
         w("            if d.phase != PLAY:")
         w("                return")
         L.append(_indent(load, "            ").rstrip("\n"))
@@ -189,6 +209,15 @@ def source(g, ns: dict | None = None) -> str:
     w("        if nt < n_active:")
     w("            s = next_seat[s]")
     w("            continue")
+    if stock:
+        # --- the trick is complete: a stock is drawn from, or the deal may end at once:
+        # the interpreted end of a trick does it, and the loop picks up from there
+        w("        " + sync_card)
+        w("        END_TRICK(d)")
+        w("        if d.phase != PLAY:")
+        w("            return")
+        L.append(_indent(load, "        ").rstrip("\n"))
+        return "\n".join(L) + "\n"
     # --- the trick is complete (end_trick, for play without a stock)
     w("        tricks[ws] += 1")
     w("        cpts[ws] += tp")
@@ -252,27 +281,24 @@ def _fields_read(g, ns: dict) -> str:
 
 
 def compiled_play(g):
-    """The generated ``play(d, rng)`` for game `g` (built once), or None where the
-    interpreted loop is used (a stock, closing, an early end)."""
-    fn = g._cache.get("compiled_play", False)
-    if fn is not False:
+    """The generated ``play(d, rng)`` for game `g` (built once)."""
+    fn = g._cache.get("compiled_play")
+    if fn is not None:
         return fn
-    fn = None
-    if eligible(g):
-        inlined: dict = {}
-        src = source(g, inlined)
-        full = (1 << g.n_cards) - 1
-        ns = inlined
-        ns |= {"SM": g.suit_mask, "B": g.beats, "PM": g.points_mask, "NPM": full & ~g.points_mask,
-              "W": [r.when for r in g.narrows], "E": EMPTY, "EMPTY": EMPTY,
-              "CP": g.card_points, "SUIT": g.card_suit, "TK": g.trick_keys,
-              "LEADS": [(mask, acts) for mask, acts, _, _ in g.meld_leads],
-              "meld_leads": Play.meld_leads, "CONCEDE": g.codec.CONCEDE, "PLAY": PLAY,
-              "OPEN": g.open_hand, "BL": [n.bit_length() for n in range(g.n_cards + 64)],
-              "BIT": {1 << c: c for c in range(g.n_cards)}, "NXC": {}}
-        exec(compile(src, f"<play phase of {g.name}>", "exec"), ns)
-        fn = ns["play"]
-    g._cache["compiled_play"] = fn
+    ns: dict = {}
+    src = source(g, ns)              # the objects its inlined formulas name go into ns
+    full = (1 << g.n_cards) - 1
+    most = g.n_cards * (1 + len(g.melds)) + 8      # the most actions a seat may have
+    ns |= {"SM": g.suit_mask, "B": g.beats, "PM": g.points_mask, "NPM": full & ~g.points_mask,
+           "W": [r.when for r in g.narrows], "E": EMPTY, "EMPTY": EMPTY,
+           "CP": g.card_points, "SUIT": g.card_suit, "TK": g.trick_keys,
+           "LEADS": [(mask, acts) for mask, acts, _, _ in g.meld_leads],
+           "meld_leads": Play.meld_leads, "CONCEDE": g.codec.CONCEDE, "PLAY": PLAY,
+           "OPEN": g.open_hand, "BL": [n.bit_length() for n in range(most + 1)],
+           "BIT": {1 << c: c for c in range(g.n_cards)}, "NXC": {},
+           "END_TRICK": end_trick, "pre_lead": Play.pre_lead}
+    exec(compile(src, f"<play phase of {g.name}>", "exec"), ns)
+    fn = g._cache["compiled_play"] = ns["play"]
     return fn
 
 
