@@ -1,16 +1,22 @@
-"""The play phase compiled from the spec: one generated function per game that plays
-the rest of the phase at random, with the follow and lead rules, the trick winner, the
-card points and the bookkeeping of a trick written inline for that game only.
+"""The deal compiled from the spec: Python source generated once per game (and per
+deal plan) for what a simulation runs most, kept in the game's cache.
 
-It makes exactly the choices ``random_play_action`` makes, from the same draws, and
-leaves the deal in the state that applying those actions one by one leaves it in
-(``tests/test_compiled.py`` plays thousands of seeded deals of every bundled spec both
-ways). Anything rare — a meld announced with a lead, conceding — is applied through the
-interpreted path, and the loop picks up from the state it leaves.
+* ``compiled_play``: the rest of the play phase at random, with the follow and lead
+  rules, their conditions (inlined formulas), the trick winner, the card points and the
+  bookkeeping of a trick written inline for that game only. It makes exactly the
+  choices ``random_play_action`` makes, from the same draws, and leaves the deal as
+  applying those actions one by one leaves it. Anything rare — a meld announced with a
+  lead, exchanging the face-up card, closing the stock, conceding — and the end of a
+  trick where a stock is drawn from, are applied through the interpreted path, and the
+  loop picks up from the state they leave.
+* ``compiled_settle``: the scoring, the statements unrolled and formulas inlined.
+* ``compiled_shuffle`` and ``compiled_split``: the shuffle unrolled (the same draws as
+  ``random.Random.shuffle``) and the deck split into hands, talon and stock.
 
-Nothing here knows a game: which lines are generated depends only on the rule units
-the spec uses (follow and lead rules and their conditions, melds, a face-up card, an
-open hand, conceding, trumps changed by a meld).
+``with interpreted(game):`` runs a game on the interpreted paths, the reference
+``tests/test_compiled.py`` compares every action and score against on thousands of
+seeded deals of every bundled spec. Nothing here knows a game: which lines are
+generated depends only on the rule units the spec uses.
 """
 from __future__ import annotations
 
@@ -76,6 +82,8 @@ def source(g, ns: dict | None = None) -> str:
         "tp = 0; tm = 0\n"
         "for _, c in trick:\n"
         "    tp += CP[c]; tm |= 1 << c\n")
+    if dealer_up:
+        load += "exposed = d.exposed\n"
     L = []
     w = L.append
     w("def play(d, rng):")
@@ -84,8 +92,6 @@ def source(g, ns: dict | None = None) -> str:
     w("    tricks = d.tricks; cpts = d.card_points; taken = d.taken")
     w("    getbits = rng.getrandbits")
     w("    st = d; env = EMPTY")
-    if dealer_up:
-        w("    exposed = d.exposed")
     if concede:
         w("    declarer = d.declarer")
     L.append(_indent(load, "    ").rstrip("\n"))
