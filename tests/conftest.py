@@ -2,9 +2,18 @@
 written as in a hand record, and a runner for the `talon` command."""
 from __future__ import annotations
 
+import atexit
 import functools
+import os
+import shutil
+import tempfile
 
 import pytest
+
+# The suite's own cache folder (specs read, tables that passed), so that running the
+# tests neither reads nor fills the user's; subprocesses inherit it.
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="talon-test-cache-")
+atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)
 
 from talon_cards.cli import main as cli_main
 from talon_cards.records import apply_actions

@@ -86,3 +86,17 @@ def test_tables_that_passed_are_remembered_by_their_content(cache):
     assert tables.check_schema(data, pos, "hearts.yaml", Collector())
     data = dict(data, suits=["S", "H", "D", "C", "S"])      # another content: checked, and refused
     assert not tables.check_schema(data, pos, "hearts.yaml", Collector())
+
+
+def test_the_cache_folder_stays_bounded(cache):
+    from talon_cards import usercache
+    where = usercache.folder("specs-read")
+    for i in range(usercache.MAX_ENTRIES + 50):
+        usercache.write(where / f"{i:05d}.pickle", b"x")
+    left = sorted(p.name for p in where.iterdir())
+    assert len(left) <= usercache.MAX_ENTRIES
+    assert f"{usercache.MAX_ENTRIES + 49:05d}.pickle" in left     # the newest stays
+
+
+def test_the_suite_keeps_out_of_the_users_cache():
+    assert "talon-test-cache-" in os.environ["XDG_CACHE_HOME"]

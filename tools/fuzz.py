@@ -11,6 +11,7 @@ that crashed while playing (the mutant is saved so that it can be replayed).
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import re
 import shutil
@@ -116,6 +117,16 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--keep", default="fuzz-failures", help="folder for the mutants that failed")
     args = p.parse_args(argv)
+    # the mutants are read once each: keep them out of the user's cache folder
+    cache = tempfile.mkdtemp(prefix="talon-fuzz-cache-")
+    os.environ["XDG_CACHE_HOME"] = cache
+    try:
+        return _run(args)
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+
+
+def _run(args) -> int:
     rng = random.Random(args.seed)
     tried = valid = deals = 0
     failures = []

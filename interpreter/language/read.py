@@ -3,7 +3,6 @@ in the player's words (``syntax_errors``)."""
 from __future__ import annotations
 
 import hashlib
-import os
 import pickle
 from pathlib import Path
 
@@ -56,6 +55,10 @@ _READER = ("parser.py", "read.py", "tree.py", "syntax_errors.py", "grammar.py")
 
 
 def _cache_file(text: str, path: str):
+    from .. import usercache
+    where = usercache.folder("specs-read")
+    if where is None:
+        return None
     try:
         from .grammar import grammar_text
         here = Path(__file__).parent
@@ -63,10 +66,9 @@ def _cache_file(text: str, path: str):
         for part in (text, path, grammar_text(), *((here / f).read_text(encoding="utf-8") for f in _READER)):
             h.update(part.encode("utf-8"))
             h.update(b"\0")
-        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-        return base / "talon-cards" / "specs-read" / (h.hexdigest() + ".pickle")
     except (OSError, RuntimeError, ValueError):
         return None
+    return where / (h.hexdigest() + ".pickle")
 
 
 def _cached(mark):
@@ -83,14 +85,12 @@ def _cached(mark):
 def _keep(mark, spec):
     if mark is None:
         return
+    from .. import usercache
     try:
-        mark.parent.mkdir(parents=True, exist_ok=True)
-        tmp = mark.with_suffix(f".{os.getpid()}.tmp")
-        with open(tmp, "wb") as f:
-            pickle.dump(spec, f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, mark)
-    except Exception:            # a cache that cannot be written is no cache
-        pass
+        data = pickle.dumps(spec, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:            # a spec that cannot be kept is read again next time
+        return
+    usercache.write(mark, data)
 
 
 def _report(e: Exception, path: str, text: str, out: Collector):

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -50,14 +49,17 @@ def _validator():
 
 def _passed_mark(data) -> Path | None:
     """Where the mark that these exact tables passed this exact schema is kept (the
-    user's cache folder), so that a fresh process need not load the schema checker
-    again; None where there is no such folder. Only a pass is remembered."""
-    try:
-        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-        text = _schema_text() + "\0" + json.dumps(data, sort_keys=True, default=repr)
-    except (OSError, RuntimeError, TypeError, ValueError):
+    user's cache folder, ``usercache``), so that a fresh process need not load the schema
+    checker again; None where there is no such folder. Only a pass is remembered."""
+    from .. import usercache
+    where = usercache.folder("tables-passed")
+    if where is None:
         return None
-    return base / "talon-cards" / "tables-passed" / hashlib.sha256(text.encode("utf-8")).hexdigest()
+    try:
+        text = _schema_text() + "\0" + json.dumps(data, sort_keys=True, default=repr)
+    except (OSError, TypeError, ValueError):
+        return None
+    return where / hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 class Positions(dict):
@@ -221,11 +223,8 @@ def check_schema(data, pos: Positions, path: str, out: Collector) -> bool:
     for loc, msg, hint in found:
         out.error(loc, msg, hint)
     if not found and mark is not None:
-        try:
-            mark.parent.mkdir(parents=True, exist_ok=True)
-            mark.touch()
-        except OSError:
-            pass
+        from .. import usercache
+        usercache.write(mark, b"")
     return not found
 
 
