@@ -21,11 +21,19 @@ FIELDS = ("history", "deltas", "scores", "counters", "tricks", "card_points", "t
 
 
 def _deal(g, seed: int):
-    """A seeded deal, a match's worth of state carried in: scores, counters, deal number."""
+    """A seeded deal, a match's worth of state carried in: scores (near the game's
+    thresholds as often as not), per-seat counters, the deal number."""
     seats = g.seat_counts[seed % len(g.seat_counts)]
+    state = random.Random(~seed)
+    scores = None
+    counters = None
+    if seed % 2:
+        scores = [state.choice((-30, 0, 5, 120, 480, 501, 870, 880, 990, 1000)) + state.randrange(-5, 6)
+                  for _ in range(seats)]
+        counters = {name: [state.randrange(0, 4) for _ in range(seats)] for name, _ in g.counters}
     rng = random.Random(seed)
     number = 1 + seed % 9
-    d = g.new_deal(seats, seed % seats, deal_number=number)
+    d = g.new_deal(seats, seed % seats, scores=scores, deal_number=number, counters=counters)
     d.deal_random(rng)
     return d, rng
 

@@ -373,7 +373,7 @@ def settle_source(g, ns: dict | None = None) -> str:
         who = st.payee
         simple = len(st.effects) == 1 and st.effects[0][0] == "score" and who != "sides"
         if not simple:
-            w(f"    statement(d, ST[{i}], env)")
+            _general_statement(w, st, src)
             continue
         cond = src(st.when) if st.when is not None else ""
         value = src(st.effects[0][1])
@@ -405,6 +405,39 @@ def settle_source(g, ns: dict | None = None) -> str:
         w("            v = v if isinstance(v, int) else 0")
         w("        deltas[s] += v; scores[s] += v")
     return "\n".join(L) + "\n"
+
+
+def _general_statement(w, st, src):
+    """``scoring.statement`` written out for one statement: its values worked out for
+    every payee first, then applied (to a partnership's every seat for `sides`)."""
+    who = st.payee
+    seats = {"declarer": "((d.declarer,) if d.declarer >= 0 else ())", "defenders": "d.defenders",
+             "seats": "d.active"}.get(who, f"payees(d, {who!r})")
+    w("    ch = []")
+    w(f"    for s in {seats}:")
+    w("        env.seat = s")
+    ind = "        "
+    if st.when is not None:
+        w(f"        if {src(st.when)}:")
+        ind = "            "
+    for k, eff in enumerate(st.effects):
+        w(f"{ind}ch.append((s, {k}, {src(eff[1] if eff[0] == 'score' else eff[2])}))")
+    w("    for s, k, v in ch:")
+    w("        if v.__class__ is not int:")
+    w("            v = v if isinstance(v, int) else 0")
+    w("        for t in (d.side_of.get(s, (s,)) if SIDES else (s,)):".replace("SIDES", str(who == "sides")))
+    for k, eff in enumerate(st.effects):
+        if eff[0] == "score":
+            what, setting = "score", False
+        else:
+            what, setting = eff[1], eff[0] == "set"
+        w(f"            {'if' if k == 0 else 'elif'} k == {k}:")
+        if what == "score":
+            w("                deltas[t] += v - scores[t]; scores[t] = v" if setting else
+              "                deltas[t] += v; scores[t] += v")
+        else:
+            w(f"                d.counters[{what!r}][t] = v" if setting else
+              f"                d.counters[{what!r}][t] += v")
 
 
 def compiled_settle(g):
