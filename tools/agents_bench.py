@@ -116,7 +116,10 @@ def main(argv=None) -> int:
     ap.add_argument("--deals", type=int, default=200, help="deals of heuristic against random")
     ap.add_argument("--pimc-deals", type=int, default=30, help="deals of PIMC against the heuristic")
     ap.add_argument("--samples", type=int, default=10)
-    ap.add_argument("--time", type=float, default=2.0, help="seconds per PIMC decision")
+    ap.add_argument("--time", type=float, default=None,
+                    help="seconds per PIMC decision (machine-dependent; default: none, --nodes bounds it)")
+    ap.add_argument("--nodes", type=int, default=20000,
+                    help="positions the solver may search per PIMC decision (repeatable on any machine)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     out = {}
@@ -128,8 +131,10 @@ def main(argv=None) -> int:
         out["heuristic_vs_random"] = bench_match(a.games, HeuristicAgent, RandomAgent, a.deals, a.seed,
                                                  "heuristic - random")
     if a.only in (None, "pimc"):
-        print(f"PIMC ({a.samples} samples, {a.time:g} s a decision) against the heuristic:", flush=True)
-        pimc = lambda rng: PimcAgent(rng, samples=a.samples, time=a.time)
+        budget = ", ".join([f"{a.samples} samples"] + ([f"{a.nodes} nodes"] if a.nodes is not None else [])
+                           + ([f"{a.time:g} s"] if a.time is not None else []))
+        print(f"PIMC ({budget} a decision) against the heuristic:", flush=True)
+        pimc = lambda rng: PimcAgent(rng, samples=a.samples, time=a.time, nodes=a.nodes)
         out["pimc_vs_heuristic"] = bench_match(a.games, pimc, HeuristicAgent, a.pimc_deals, a.seed,
                                                "pimc - heuristic")
     if a.json:
