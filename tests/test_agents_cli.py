@@ -335,3 +335,14 @@ def test_play_with_a_pimc_opponent_and_per_seat_list(monkeypatch, capsys, tmp_pa
     assert rc == 2 and "you play A; write `human` there" in out
     rc, out = _play(monkeypatch, capsys, ["501", "--seed", "3", "--agents", "smart"], "quit\n")
     assert rc == 2 and "random, heuristic, pimc" in out
+
+
+# ------------------------------------------------------------------ docs
+def test_the_own_agent_example_of_docs_agents_md_runs_and_prints_what_the_page_says(capsys):
+    from pathlib import Path
+    text = (Path(__file__).resolve().parent.parent / "docs" / "agents.md").read_text()
+    block = text.split("<!-- example: own agent -->", 1)[1]
+    code = block.split("```python\n", 1)[1].split("```", 1)[0]
+    printed = block.split("which prints\n\n```text\n", 1)[1].split("```", 1)[0]
+    exec(compile(code, "docs/agents.md", "exec"), {"__name__": "docs_example"})
+    assert capsys.readouterr().out == printed
