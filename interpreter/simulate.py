@@ -1081,8 +1081,8 @@ def _run(refs, seats, seed, total, games, records_ref, max_deals, workers, backe
          progress, chunk, agents=None, show=0):
     """Run the chunks, in order, on the chosen backend; yield each chunk's result."""
     most = (250 if records_ref is not None else 1000) if not games else 20    # records wait in memory
-    if agents is not None:
-        most = max(1, most // 10)       # slower players: smaller chunks keep the progress bar moving
+    if agents is not None:          # slower players: smaller chunks keep the progress bar moving
+        most = 2 if any(str(a).startswith("pimc") for a in agents) else max(1, most // 10)
     size = chunk or max(1, min(most, total // (8 * max(1, workers)) or 1))
     tasks = ((refs, seats, seed, a, b, games, records_ref, max_deals, agents, show)
              for a, b in _chunks(total, size))
