@@ -173,6 +173,19 @@ def test_solve_gives_the_library_solvers_values(talon_cli, tmp_path, name, seed)
         assert action in text
 
 
+def test_solve_reads_a_game_record_at_its_last_deal(talon_cli, tmp_path):
+    g, d = _position("sixty-six", 1)
+    seats = ["A", "B"]
+    one = deal_record(d, seats, "sixty-six")
+    game = {"spec": "sixty-six", "seats": seats, "scores": one.pop("scores"),
+            "deals": [{k: v for k, v in one.items() if k not in ("spec", "seats")}]}
+    path = tmp_path / "game.yaml"
+    path.write_text(dump_yaml(game))
+    rc, out, err = talon_cli("solve", path, "--json")
+    assert rc == 0, err
+    assert json.loads(out)["value"] == pytest.approx(solve(d).value)
+
+
 def test_solve_for_another_seat_and_the_paranoid_note(talon_cli, tmp_path):
     g, d = _position("hearts", 2)
     path, seats = _write(tmp_path, d)

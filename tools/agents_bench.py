@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import statistics
 import sys
@@ -91,6 +92,17 @@ def bench_solver(games, deals: int, cap: float, seed: int) -> dict:
     return rows
 
 
+def sign_test(better: int, worse: int) -> float:
+    """Two-sided exact sign test: the chance of a split at least this uneven between
+    the deals A did better and worse on, were A and B equally good (ties left out)."""
+    n = better + worse
+    if n == 0:
+        return 1.0
+    k = min(better, worse)
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n
+    return min(1.0, 2 * tail)
+
+
 def bench_match(games, make_a, make_b, deals: int, seed: int, label: str) -> dict:
     rows = {}
     for name in games:
@@ -99,10 +111,13 @@ def bench_match(games, make_a, make_b, deals: int, seed: int, label: str) -> dic
         m, ci = mean_ci(diffs)
         wins = sum(1 for x in diffs if x > 0)
         losses = sum(1 for x in diffs if x < 0)
+        p = sign_test(wins, losses)
         rows[name] = {"deals": deals, "mean": round(m, 3), "ci95": round(ci, 3),
-                      "better": wins, "worse": losses, "seconds": round(time.perf_counter() - t0, 1)}
+                      "better": wins, "worse": losses, "sign_test_p": float(f"{p:.2g}"),
+                      "seconds": round(time.perf_counter() - t0, 1)}
         print(f"  {name:12s} {label}: {m:+8.2f} ± {ci:6.2f} per deal  "
-              f"({wins} better, {losses} worse, {deals} deals, {rows[name]['seconds']} s)", flush=True)
+              f"({wins} better, {losses} worse, sign test p {p:.2g}; {deals} deals, "
+              f"{rows[name]['seconds']} s)", flush=True)
     return rows
 
 
