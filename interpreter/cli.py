@@ -547,6 +547,7 @@ def cmd_compare(args) -> int:
         data["agents"] = list(agents)
     if args.show:
         data["differ_most"] = _showcase(args, base, variant, res[3], protect)
+        _show_note(args, data["differ_most"])
     if args.plot:
         plot(args.plot, [(f"{data['base']['spec']} (base)", data["base"]),
                          (f"{data['variant']['spec']} (variant)", data["variant"])], protect)
@@ -556,12 +557,17 @@ def cmd_compare(args) -> int:
         _say(render_compare(data))
         if args.show:
             _say("")
-            _say(render_showcase(data["differ_most"], args.records))
+            _say(render_showcase(data["differ_most"], args.records, data.get("better")))
         _err(f"\n2 x {sa.deals} deals in {sa.seconds:.2f}s")
     return EXIT_OK
 
 
 MAX_SHOW = 1000
+
+
+def _show_note(args, items: list):
+    if args.show and len(items) < args.show:
+        _err(f"talon: note: only {len(items)} of the deals played differ between the two specs")
 
 
 def _show_problem(args, protect) -> str | None:
@@ -635,9 +641,11 @@ def _replayed(rec: dict, game) -> dict:
     return rep.to_json()["deals"][0]
 
 
-def render_showcase(items: list, folder) -> str:
+def render_showcase(items: list, folder, better: str | None = None) -> str:
     from .report import deal_headline
     seats = list(items[0]["base"]["record"]["seats"]) if items else []
+    if not items:
+        return "no deal's result differs between the two specs"
     out = [f"the {len(items)} deal{'s' if len(items) != 1 else ''} whose results differ most "
            f"(the sum over the seats of the difference in score change):"]
     rows = []
@@ -647,10 +655,11 @@ def render_showcase(items: list, folder) -> str:
             ch = x.get("deltas") or {}
             rows.append([it["deal"] if k == 0 else "", it["difference"] if k == 0 else "", side,
                          deal_headline(x), "  ".join(f"{n} {ch.get(n, 0):+d}" for n in seats)])
-    out.append(table(["deal", "difference", "spec", "result", "score changes"], rows))
+    out.append(table(["deal", "difference", "spec", "result",
+                      f"score changes ({better})" if better else "score changes"], rows))
     if folder:
         out.append(f"records written to {folder}/deal-N-base.yaml and deal-N-variant.yaml; "
-                   f"replay one with `talon replay {folder}/deal-{items[0]['deal']}-base.yaml`" if items else "")
+                   f"replay one with `talon replay {folder}/deal-{items[0]['deal']}-base.yaml`")
     else:
         out.append("write these deals as hand records with --records DIR (or see them with --json)")
     return "\n".join(out)

@@ -966,8 +966,9 @@ class Showcase:
         self.floor = None           # the n-th largest difference kept so far (once n are kept)
 
     def wants(self, diff: int) -> bool:
-        """Whether a later deal with this difference could be among the n."""
-        return self.floor is None or diff > self.floor
+        """Whether a later deal with this difference could be among the n (a deal
+        played alike under both specs never is)."""
+        return diff > 0 and (self.floor is None or diff > self.floor)
 
     def add(self, diff: int, i: int, rec_a, rec_b):
         self.items.append((diff, i, rec_a, rec_b))

@@ -259,14 +259,14 @@ def test_solve_with_a_node_budget_too_small_says_so(talon_cli, tmp_path):
 # ------------------------------------------------------------------ compare --show
 def test_compare_show_lists_the_deals_that_differ_most_and_writes_records_that_replay(talon_cli, tmp_path):
     out_dir = tmp_path / "deals"
-    rc, out, err = talon_cli("compare", "501", "501-must-beat", "--agents", "heuristic", "--hands", "40",
+    rc, out, err = talon_cli("compare", "501", "501-must-beat", "--agents", "heuristic", "--hands", "150",
                              "--show", "3", "--records", out_dir, "--json", "--no-progress")
     assert rc == 0, err
     data = json.loads(out)
     shown = data["differ_most"]
     assert len(shown) == 3
     diffs = [it["difference"] for it in shown]
-    assert diffs == sorted(diffs, reverse=True) and diffs[0] > 0
+    assert diffs == sorted(diffs, reverse=True) and diffs[-1] > 0
     for it in shown:
         changes = []
         for side, spec in (("base", "501"), ("variant", "501-must-beat")):
@@ -284,12 +284,19 @@ def test_compare_show_lists_the_deals_that_differ_most_and_writes_records_that_r
     for it in shown:
         assert it["base"]["record"]["hands"] == it["variant"]["record"]["hands"]
     # The text lists the same deals.
-    rc, text, err = talon_cli("compare", "501", "501-must-beat", "--agents", "heuristic", "--hands", "40",
+    rc, text, err = talon_cli("compare", "501", "501-must-beat", "--agents", "heuristic", "--hands", "150",
                               "--show", "3", "--no-progress")
     assert rc == 0
     assert "whose results differ most" in text
     for it in shown:
         assert any(line.split()[:2] == [str(it["deal"]), str(it["difference"])] for line in text.splitlines())
+
+
+def test_compare_show_leaves_out_deals_played_alike(talon_cli):
+    rc, out, err = talon_cli("compare", "501", "501-must-beat", "--agents", "heuristic", "--hands", "3",
+                             "--show", "2", "--json", "--no-progress")
+    assert rc == 0 and json.loads(out)["differ_most"] == []
+    assert "only 0 of the deals played differ" in err
 
 
 def test_compare_show_usage(talon_cli, tmp_path):
