@@ -15,6 +15,7 @@ from pathlib import Path
 from .errors import IllegalAction, RecordError
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+DEFAULT_TIME = 120.0        # seconds: a whole 13-trick play phase may take longer
 
 
 def add_parser(sub):
@@ -25,8 +26,8 @@ def add_parser(sub):
     p.add_argument("--seat", metavar="NAME",
                    help="whose result (default: the seat to move); its side is the declaring side, the "
                         "defence or its partnership, else the seat alone against the others together")
-    p.add_argument("--time", type=float, default=None, metavar="SECONDS",
-                   help="give up after this many seconds (default: no limit)")
+    p.add_argument("--time", type=float, default=DEFAULT_TIME, metavar="SECONDS",
+                   help=f"give up after this many seconds (default {DEFAULT_TIME:g}; 0: no limit)")
     p.add_argument("--nodes", type=int, default=None, metavar="N",
                    help="give up after searching this many positions (default: no limit)")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
@@ -129,8 +130,10 @@ def cmd_solve(args) -> int:
     if args.record.endswith(".talon"):
         return _usage(f"{args.record} is a spec (the rules of a game), not a hand record: `talon solve` reads "
                       f"a record of a deal (see `talon replay`)")
-    if args.time is not None and not args.time > 0:
-        return _usage("--time must be a number of seconds above 0")
+    if args.time is not None and not args.time >= 0:
+        return _usage("--time must be a number of seconds (0: no limit)")
+    if args.time == 0:
+        args.time = None
     if args.nodes is not None and args.nodes < 1:
         return _usage("--nodes must be at least 1")
     if args.spec:
@@ -155,13 +158,18 @@ def cmd_solve(args) -> int:
             return _usage(f"{seats[found]} sits this deal out")
         seat = found
     if not args.json and deal.tricks_left > 6 and sys.stderr.isatty():
-        _err(f"solving {deal.tricks_left} tricks with every hand open …")
+        _err(f"solving {deal.tricks_left} tricks with every hand open "
+             + (f"(at most {args.time:g} s; --time to change) …" if args.time else "…"))
+    import time
+    t0 = time.perf_counter()
     try:
         sol = solve(deal, seat, all_actions=True, time_limit=args.time, max_nodes=args.nodes)
     except Timeout:
-        limit = f"{args.time:g} s" if args.time else f"{args.nodes} positions"
-        return _fail(args, f"talon: {args.record}: no exact result within {limit}; allow more (--time, --nodes), "
-                           f"or solve a later point of the play (a record with more actions)")
+        out_of_time = args.time is not None and time.perf_counter() - t0 >= args.time
+        spent = f"{args.time:g} s" if out_of_time or not args.nodes else f"{args.nodes} positions"
+        return _fail(args, f"talon: {args.record}: no exact result within {spent}; allow more (--time SECONDS, "
+                           f"0 for no limit; --nodes), or solve a later point of the play (a record with more "
+                           f"actions)")
     data = {"record": args.record, "spec": deal.game.name, **describe(deal, seats, sol)}
     if note:
         data["note"] = note

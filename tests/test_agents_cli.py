@@ -366,3 +366,12 @@ def test_the_own_agent_example_of_docs_agents_md_runs_and_prints_what_the_page_s
     printed = block.split("which prints\n\n```text\n", 1)[1].split("```", 1)[0]
     exec(compile(code, "docs/agents.md", "exec"), {"__name__": "docs_example"})
     assert capsys.readouterr().out == printed
+
+
+def test_solve_gives_up_at_its_time_limit_with_a_message(talon_cli, tmp_path):
+    g, d = _position("whist", 2, tricks_left=13)
+    path, _ = _write(tmp_path, d)
+    rc, out, err = talon_cli("solve", path, "--time", "0.05")
+    assert rc == 1 and "no exact result within 0.05 s" in err
+    rc, out, err = talon_cli("solve", path, "--time", "-1")
+    assert rc == 2 and "--time" in err
