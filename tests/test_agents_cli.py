@@ -283,11 +283,10 @@ def test_compare_show_lists_the_deals_that_differ_most_and_writes_records_that_r
     # Both sides of a deal were dealt the same cards.
     for it in shown:
         assert it["base"]["record"]["hands"] == it["variant"]["record"]["hands"]
-    # The text lists the same deals.
-    rc, text, err = talon_cli("compare", "501", "501-must-beat", "--agents", "heuristic", "--hands", "150",
-                              "--show", "3", "--no-progress")
-    assert rc == 0
-    assert "whose results differ most" in text
+    # The text lists the same deals (as the command prints it, from the same data).
+    from talon_cards.cli import render_showcase
+    text = render_showcase(shown, str(out_dir), data["better"])
+    assert "whose results differ most" in text and "score changes (lower is better)" in text
     for it in shown:
         assert any(line.split()[:2] == [str(it["deal"]), str(it["difference"])] for line in text.splitlines())
 
