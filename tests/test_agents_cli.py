@@ -296,6 +296,9 @@ def test_compare_show_leaves_out_deals_played_alike(talon_cli):
                              "--show", "2", "--json", "--no-progress")
     assert rc == 0 and json.loads(out)["differ_most"] == []
     assert "only 0 of the deals played differ" in err
+    rc, out, err = talon_cli("compare", "501", "501-must-beat", "--agents", "heuristic", "--hands", "3",
+                             "--show", "2", "--no-progress")
+    assert rc == 0 and "no deal's result differs between the two specs" in out
 
 
 def test_compare_show_usage(talon_cli, tmp_path):
