@@ -511,8 +511,10 @@ def cmd_simulate(args) -> int:
     else:
         _say(render_stats(data))
         n = stats.deals
-        _err(f"\n{n} deals in {stats.seconds:.2f}s ({n / max(stats.seconds, 1e-9):,.0f} deals/s"
-             f"{f', {args.workers} workers' if args.workers > 1 else ''})")
+        rate = n / max(stats.seconds, 1e-9)
+        _err(f"\n{n} deals in {stats.seconds:.2f}s ("
+             + (f"{rate:,.0f} deals/s" if rate >= 10 or not n else f"{stats.seconds / n:.2f} s a deal")
+             + f"{f', {args.workers} workers' if args.workers > 1 else ''})")
     return EXIT_OK
 
 
