@@ -10,11 +10,11 @@ Prints, on one core:
 * paired seeded matches (``talon_cards.arena.paired``): the heuristic player against
   random play, and the PIMC player against the heuristic one, as the mean difference of
   one seat's result per deal (its side's score change against the others') with a 95%
-  confidence interval.
+  confidence interval, and the sign test on the deals it did better and worse on.
 
     python tools/agents_bench.py                     # everything, default sizes
     python tools/agents_bench.py --only solver --games 501 whist solo-whist
-    python tools/agents_bench.py --only pimc --pimc-deals 40 --samples 12 --time 2
+    python tools/agents_bench.py --only pimc --pimc-deals 40 --samples 8 --nodes 20000
     python tools/agents_bench.py --json
 """
 from __future__ import annotations
