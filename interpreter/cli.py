@@ -78,7 +78,7 @@ def build_parser():
     v.add_argument("--json", action="store_true", help="print the diagnostics as JSON")
     v.set_defaults(func=cmd_validate)
 
-    s = sub.add_parser("simulate", help="play random deals and summarise them")
+    s = sub.add_parser("simulate", help="play many deals (random, heuristic or PIMC players) and summarise them")
     s.add_argument("spec", metavar="SPEC")
     _run_options(s)
     s.add_argument("--records", metavar="FILE",
