@@ -85,3 +85,67 @@ def mean_ci(xs) -> tuple:
     if len(xs) < 2:
         return m, float("inf")
     return m, 1.96 * statistics.stdev(xs) / math.sqrt(len(xs))
+
+
+# ---------------------------------------------------------------- agents on the command line
+def parse_agents(text: str, seats: int, human: int | None = None, names=None) -> tuple:
+    """``--agents`` as typed -> one agent name per seat (None for the human's seat).
+
+    One name seats that agent everywhere (every seat but the human's); a comma list
+    names one agent per seat in seat order. With a human (``talon play``) the list
+    may leave the human's seat out (one name per other seat), or name it ``human``.
+    Raises ValueError with a message for people."""
+    valid = ", ".join(AGENTS)
+    seat_names = names or [str(s + 1) for s in range(seats)]
+    names = [w.strip().lower() for w in str(text).split(",")]
+    for w in names:
+        if w in AGENTS or (w == "human" and human is not None):
+            continue
+        if not w:
+            raise ValueError(f"--agents `{text}`: an empty name; the agents are {valid}")
+        if ":" in w:
+            raise ValueError(f"--agents takes names only ({valid}); the PIMC player's effort is set with "
+                             f"--samples, --nodes and --time")
+        raise ValueError(f"--agents: `{w}` is not an agent; the agents are {valid}")
+    if len(names) == 1:
+        if names[0] == "human":
+            raise ValueError(f"--agents: name the agents of the other seats ({valid})")
+        return tuple(None if s == human else names[0] for s in range(seats))
+    if human is not None:
+        if len(names) == seats - 1 and "human" not in names:
+            names.insert(human, "human")
+        if len(names) == seats and names[human] != "human":
+            raise ValueError(f"--agents: you play {seat_names[human]}; write `human` there, or leave it out "
+                             f"(one agent for each other seat, in seat order)")
+        if len(names) == seats and names.count("human") > 1:
+            raise ValueError("--agents: `human` may appear once, at your seat")
+    if len(names) != seats:
+        want = f"{seats}" + (f" (or {seats - 1}, leaving out your seat)" if human is not None else "")
+        raise ValueError(f"--agents lists {len(names)} agents for {seats} seats: give one name for every "
+                         f"seat, or a comma list of {want}")
+    return tuple(None if n == "human" else n for n in names)
+
+
+def agent_texts(names, samples: int | None = None, time: float | None = None,
+                nodes: int | None = None) -> tuple | None:
+    """One ``make_agent`` description per seat, the PIMC player's budget written in;
+    None when every seat plays at random (the simulator's own fast path)."""
+    if all(n in (None, "random") for n in names):
+        return None
+    out = []
+    for n in names:
+        if n == "pimc":
+            opts = [f"samples={samples}"] * (samples is not None) + [f"nodes={nodes}"] * (nodes is not None)
+            opts.append(f"time={time:g}" if time is not None else "time=none")
+            n = "pimc:" + ",".join(opts)
+        out.append(n)
+    return tuple(out)
+
+
+def seat_agents(texts, rng: random.Random, seats: int) -> list:
+    """The agents of one deal, one per seat (None at a human's seat), each with its own
+    random stream drawn from `rng` (the deal's generator, after the cards are dealt):
+    the same deal gets the same players wherever and in whatever order it is played."""
+    base = rng.getrandbits(64)
+    return [None if t is None else make_agent(t, random.Random(base * 31 + s))
+            for s, t in zip(range(seats), texts)]

@@ -87,7 +87,7 @@ def build_parser():
     v.add_argument("--json", action="store_true", help="print the diagnostics as JSON")
     v.set_defaults(func=cmd_validate)
 
-    s = sub.add_parser("simulate", help="play random deals and summarise them")
+    s = sub.add_parser("simulate", help="play many deals (random, heuristic or PIMC players) and summarise them")
     s.add_argument("spec", metavar="SPEC")
     _run_options(s)
     s.add_argument("--records", metavar="FILE",
@@ -98,6 +98,10 @@ def build_parser():
     c.add_argument("base", metavar="BASE")
     c.add_argument("variant", metavar="VARIANT")
     _run_options(c)
+    c.add_argument("--show", type=int, default=None, metavar="N",
+                   help="list the N deals whose results differ most between the two specs")
+    c.add_argument("--records", metavar="DIR",
+                   help="with --show: write those deals as hand records in DIR, one per deal and spec")
     c.set_defaults(func=cmd_compare)
 
     r = sub.add_parser("replay", help="check a hand record against its spec and print the result")
@@ -114,7 +118,7 @@ def build_parser():
     df.add_argument("--json", action="store_true")
     df.set_defaults(func=cmd_diff)
 
-    pl = sub.add_parser("play", help="play one seat in the terminal against random players")
+    pl = sub.add_parser("play", help="play one seat in the terminal against random, heuristic or PIMC players")
     pl.add_argument("spec", metavar="SPEC", nargs="?")
     pl.add_argument("--seats", type=int, default=None)
     pl.add_argument("--seat", default=None, help="the seat you play (default: the first, A)")
@@ -122,6 +126,7 @@ def build_parser():
     pl.add_argument("--deals", type=int, default=0, help="stop after this many deals (default: until the game ends)")
     pl.add_argument("--record", metavar="FILE", help="write the game as a hand record as it goes")
     pl.add_argument("--resume", metavar="FILE", help="continue the game recorded in FILE")
+    _agent_options(pl, "the other seats")
     pl.set_defaults(func=cmd_play)
 
     ls = sub.add_parser("list", help="the bundled specs: the games, each with its variants")
@@ -144,6 +149,8 @@ def build_parser():
 
     from . import explain as explain_cmd      # talon explain: the rulebook from the spec
     explain_cmd.add_parser(sub)
+    from . import solve_cmd                   # talon solve: a record's play, every hand open
+    solve_cmd.add_parser(sub)
     return p
 
 
@@ -313,6 +320,47 @@ def _run_options(p):
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument("--plot", metavar="FILE.png", help="draw the main distributions (needs talon[plot])")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _agent_options(p)
+
+
+DEFAULT_SAMPLES = 16        # the PIMC player's deals sampled per decision
+DEFAULT_NODES = 20000       # and positions its solver may search per decision
+
+
+def _agent_options(p, who="every seat"):
+    """--agents and the PIMC player's budget: shared by simulate, compare and play."""
+    p.add_argument("--agents", metavar="NAME[,NAME…]", default=None,
+                   help=f"who plays {who}: random, heuristic or pimc; one name for all, or a comma "
+                        f"list with one name per seat (default: random)")
+    p.add_argument("--samples", type=int, default=None, metavar="N",
+                   help=f"pimc: deals sampled per decision (default {DEFAULT_SAMPLES})")
+    p.add_argument("--nodes", type=int, default=None, metavar="N",
+                   help=f"pimc: positions searched per decision (default {DEFAULT_NODES}); the same "
+                        f"result on any machine")
+    p.add_argument("--time", type=float, default=None, metavar="SECONDS",
+                   help="pimc: also stop a decision after this many seconds (then runs depend on the "
+                        "machine's speed)")
+
+
+def _agents_of(args, seats: int, human: int | None = None, names=None):
+    """(per-seat agent descriptions or None for random play, a usage problem or None)."""
+    from .arena import agent_texts, parse_agents
+    if args.samples is not None and args.samples < 1:
+        return None, "--samples must be at least 1"
+    if args.nodes is not None and args.nodes < 1:
+        return None, "--nodes must be at least 1"
+    if args.time is not None and not args.time > 0:
+        return None, "--time must be a number of seconds above 0"
+    text = args.agents if args.agents is not None else "random"
+    try:
+        kinds = parse_agents(text, seats, human, names)
+    except ValueError as e:
+        return None, str(e)
+    if "pimc" not in kinds and (args.samples is not None or args.nodes is not None or args.time is not None):
+        return None, "--samples, --nodes and --time set the PIMC player's effort: they go with --agents pimc"
+    samples = args.samples if args.samples is not None else DEFAULT_SAMPLES
+    nodes = args.nodes if args.nodes is not None else DEFAULT_NODES
+    return agent_texts(kinds, samples, args.time, nodes), None
 
 
 def _usage(msg: str) -> int:
@@ -386,6 +434,33 @@ def _run_kwargs(args) -> dict:
                 progress=False if args.no_progress or args.json else None)
 
 
+def _time_note(args):
+    if args.time is not None:
+        _err("talon: note: with --time a PIMC decision stops after so many seconds, so the results depend "
+             "on the machine's speed and load; --nodes alone gives the same results on any machine")
+
+
+def _players_line(agents, names=None) -> str | None:
+    """Who plays, in words (`heuristic play`, `A pimc, B heuristic, C heuristic`), or
+    None for random play."""
+    if agents is None:
+        return None
+    kinds = [None if t is None else t.partition(":")[0] for t in agents]
+    names = names or "ABCDEFGH"
+    if len(set(k for k in kinds if k)) == 1:
+        who = next(k for k in kinds if k) + " play"
+    else:
+        who = ", ".join(f"{n} {k}" for n, k in zip(names, kinds) if k)
+    pimc = next((t for t in agents if t and t.startswith("pimc:")), None)
+    if pimc:
+        opts = dict(o.split("=") for o in pimc.partition(":")[2].split(","))
+        budget = [f"{opts['samples']} samples", f"{opts['nodes']} nodes"]
+        if opts.get("time", "none") != "none":
+            budget.append(f"{opts['time']} s")
+        who += f" (pimc: {', '.join(budget)} a decision)"
+    return who
+
+
 def cmd_simulate(args) -> int:
     from .records import AtomicWriter, OutputError, dump_yaml, record_spec_ref, spec_files
     from .simulate import plot, render_stats, simulate
@@ -402,6 +477,10 @@ def cmd_simulate(args) -> int:
     if bad:
         return bad
     seats = _seats(args, game)
+    agents, problem = _agents_of(args, seats)
+    if problem:
+        return _usage(problem)
+    _time_note(args)
     hands = args.hands or 1000
     sink, out = None, None
     if args.records:
@@ -418,7 +497,8 @@ def cmd_simulate(args) -> int:
             rec["spec"] = ref
             out.write("---\n" + dump_yaml(rec) if yaml_out else json.dumps(rec, separators=(",", ":")) + "\n")
     try:
-        stats = simulate(game, hands, args.seed, seats, sink, spec_ref=args.spec, **_run_kwargs(args))
+        stats = simulate(game, hands, args.seed, seats, sink, spec_ref=args.spec, agents=agents,
+                         **_run_kwargs(args))
         if out:
             out.commit()
     except OutputError as e:
@@ -430,6 +510,9 @@ def cmd_simulate(args) -> int:
         raise
     data = stats.to_json()
     data["seed"] = args.seed
+    if agents is not None:
+        data["players"] = _players_line(agents)
+        data["agents"] = list(agents)
     if args.plot:
         plot(args.plot, [(data["spec"], data)], protect)
     if args.json:
@@ -437,8 +520,10 @@ def cmd_simulate(args) -> int:
     else:
         _say(render_stats(data))
         n = stats.deals
-        _err(f"\n{n} deals in {stats.seconds:.2f}s ({n / max(stats.seconds, 1e-9):,.0f} deals/s"
-             f"{f', {args.workers} workers' if args.workers > 1 else ''})")
+        rate = n / max(stats.seconds, 1e-9)
+        _err(f"\n{n} deals in {stats.seconds:.2f}s ("
+             + (f"{rate:,.0f} deals/s" if rate >= 10 or not n else f"{stats.seconds / n:.2f} s a deal")
+             + f"{f', {args.workers} workers' if args.workers > 1 else ''})")
     return EXIT_OK
 
 
@@ -458,10 +543,22 @@ def cmd_compare(args) -> int:
     if bad:
         return bad
     seats = _seats(args, base)
-    sa, sb, paired = compare(base, variant, args.hands or 1000, args.seed, seats, base_ref=args.base,
-                             variant_ref=args.variant, **_run_kwargs(args))
+    agents, problem = _agents_of(args, seats)
+    problem = problem or _show_problem(args, protect)
+    if problem:
+        return _usage(problem)
+    _time_note(args)
+    res = compare(base, variant, args.hands or 1000, args.seed, seats, base_ref=args.base,
+                  variant_ref=args.variant, agents=agents, show=args.show or 0, **_run_kwargs(args))
+    sa, sb, paired = res[:3]
     data = compare_json(sa, sb, paired)
     data["seed"] = data["base"]["seed"] = data["variant"]["seed"] = args.seed
+    if agents is not None:
+        data["players"] = _players_line(agents)
+        data["agents"] = list(agents)
+    if args.show:
+        data["differ_most"] = _showcase(args, base, variant, res[3], protect)
+        _show_note(args, data["differ_most"])
     if args.plot:
         plot(args.plot, [(f"{data['base']['spec']} (base)", data["base"]),
                          (f"{data['variant']['spec']} (variant)", data["variant"])], protect)
@@ -469,8 +566,114 @@ def cmd_compare(args) -> int:
         print(json.dumps(data, indent=2))
     else:
         _say(render_compare(data))
+        if args.show:
+            _say("")
+            _say(render_showcase(data["differ_most"], args.records, data.get("better")))
         _err(f"\n2 x {sa.deals} deals in {sa.seconds:.2f}s")
     return EXIT_OK
+
+
+MAX_SHOW = 1000
+
+
+def _show_note(args, items: list):
+    if args.show and len(items) < args.show:
+        _err(f"talon: note: only {len(items)} of the deals played differ between the two specs")
+
+
+def _show_problem(args, protect) -> str | None:
+    if args.show is None:
+        return "--records goes with --show N (the deals to write)" if args.records else None
+    if args.show < 1:
+        return "--show must be at least 1"
+    if args.show > MAX_SHOW:
+        return f"--show must be at most {MAX_SHOW}"
+    if args.games is not None:
+        return "--show lists single deals: it goes with --hands (independent deals), not --games"
+    if args.records:
+        import os
+        from pathlib import Path
+        d = Path(args.records)
+        if d.exists() and not d.is_dir():
+            return f"--records {args.records}: not a folder (compare --show writes one file per deal there)"
+        if not d.exists():
+            try:
+                d.mkdir(parents=True)
+            except OSError as e:
+                return f"--records {args.records}: cannot make the folder: {e.strerror or e}"
+        if not os.access(d, os.W_OK):
+            return f"--records {args.records}: the folder cannot be written"
+    return None
+
+
+def _showcase(args, base, variant, top, protect) -> list:
+    """The deals that differ most, as plain data (each with its two records), written
+    to --records DIR when asked."""
+    from pathlib import Path
+
+    from .records import deal_summary, dump_yaml, record_spec_ref, write_atomic
+    out = []
+    for diff, i, rec_a, rec_b in top:
+        item = {"deal": i + 1, "difference": diff}
+        for side, rec, game, ref in (("base", rec_a, base, args.base), ("variant", rec_b, variant, args.variant)):
+            rec = dict(rec)
+            path = None
+            if args.records:
+                path = str(Path(args.records) / f"deal-{i + 1}-{side}.yaml")
+                rec["spec"] = record_spec_ref(ref, game, path)
+            else:
+                rec["spec"] = _plain_ref(ref, game)
+            rec = {k: rec[k] for k in ("spec", "seats", *[k for k in rec if k not in ("spec", "seats")])}
+            item[side] = {"summary": _replayed(rec, game), "record": rec}
+            if path:
+                write_atomic(path, dump_yaml(rec), protect=protect, sync=False)
+                item[side]["file"] = path
+        out.append(item)
+    return out
+
+
+def _plain_ref(ref: str, game) -> str:
+    """A spec reference for a record printed rather than written: a bundled name as it
+    is, a file by its absolute path."""
+    import os
+    from .records import _bundled_file
+    from pathlib import Path
+    if "/" not in ref and os.sep not in ref and not ref.endswith(".talon"):
+        return ref
+    if _bundled_file(Path(ref)):
+        return Path(os.path.realpath(ref)).stem
+    return os.path.abspath(getattr(game, "path", None) or ref)
+
+
+def _replayed(rec: dict, game) -> dict:
+    """The record replayed (as `talon replay` would): its deal's summary."""
+    from .records import replay_record
+    rep = replay_record(rec, game=game)
+    return rep.to_json()["deals"][0]
+
+
+def render_showcase(items: list, folder, better: str | None = None) -> str:
+    from .report import deal_headline
+    seats = list(items[0]["base"]["record"]["seats"]) if items else []
+    if not items:
+        return "no deal's result differs between the two specs"
+    out = [f"the {len(items)} deal{'s' if len(items) != 1 else ''} whose results differ most "
+           f"(the sum over the seats of the difference in score change):"]
+    rows = []
+    for it in items:
+        a, b = it["base"]["summary"], it["variant"]["summary"]
+        for k, (side, x) in enumerate((("base", a), ("variant", b))):
+            ch = x.get("deltas") or {}
+            rows.append([it["deal"] if k == 0 else "", it["difference"] if k == 0 else "", side,
+                         deal_headline(x), "  ".join(f"{n} {ch.get(n, 0):+d}" for n in seats)])
+    out.append(table(["deal", "difference", "spec", "result",
+                      f"score changes ({better})" if better else "score changes"], rows))
+    if folder:
+        out.append(f"records written to {folder}/deal-N-base.yaml and deal-N-variant.yaml; "
+                   f"replay one with `talon replay {folder}/deal-{items[0]['deal']}-base.yaml`")
+    else:
+        out.append("write these deals as hand records with --records DIR (or see them with --json)")
+    return "\n".join(out)
 
 
 def _deck_problem(base, variant, seats: int) -> str | None:

@@ -248,6 +248,15 @@ class Outlook:
 
 
 # ---------------------------------------------------------------- the agent
+# Ladder contracts: the part of a contract's trick goal the hand's estimate must cover.
+# The estimate counts sure tricks and a share of guarded honours and long trumps, and
+# so falls short of what a hand takes in play; a seat that seeks a partner carries about
+# half the goal, one that joins it less (the seeker has shown its hand's strength).
+PLAIN_SHARE = 0.75
+SEEK_SHARE = 0.4
+JOIN_SHARE = 0.3
+
+
 class HeuristicAgent:
     """Plays by the rules of thumb above. `margin` is how much below its estimate a
     hand bids (a fraction); `rng` breaks ties."""
@@ -348,9 +357,12 @@ class HeuristicAgent:
                     est = trick_estimate(g, hand, -1, n)
                 else:
                     est = max(trick_estimate(g, hand, t, n) for t in range(g.n_suits))
-                if e.partner:
-                    est += max(0.0, (total - est) / max(n - 1, 1)) * 0.9
-                ok = est * (1 - self.margin / 2) >= e.least
+                need = e.least * PLAIN_SHARE
+                if e.partner == "seeks":
+                    need = e.least * SEEK_SHARE      # a seat that joins brings its own tricks
+                elif e.partner == "joins":
+                    need = e.least * JOIN_SHARE      # the seat that sought shows a good hand
+                ok = est * (1 - self.margin / 2) >= need
             if ok and (best is None or c.fields(a)["index"] > c.fields(best)["index"]):
                 best = a
         if best is not None:

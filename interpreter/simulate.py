@@ -931,18 +931,73 @@ def _new_stats(game, seats):
                  closes=game.close is not None, ends_early=game.deal_ends is not None)
 
 
-def _play_one(game, seats, rng, dealer, scores=None, deal_number=1):
+def _players(agents, rng, seats):
+    """The deal's players: random play on the deal's own generator (the default), or
+    one agent per seat (``arena.agent_texts``), each on a stream drawn from the deal's
+    generator after the cards are dealt, so a deal's play depends on the run's seed
+    and its own index only, whatever the number of workers."""
+    if agents is None:
+        return RandomAgent(rng)
+    from .arena import seat_agents
+    return seat_agents(agents, rng, seats)
+
+
+def _play_one(game, seats, rng, dealer, scores=None, deal_number=1, agents=None):
     deal = game.new_deal(seats, dealer, scores, deal_number)
     deal.deal_random(rng)
-    play_deal(deal, RandomAgent(rng))
+    play_deal(deal, _players(agents, rng, seats))
     return deal
 
 
+def deal_difference(a, b) -> int:
+    """How much two plays of one deal differ: the sum over the seats of the difference
+    of their score changes."""
+    return sum(abs(x - y) for x, y in zip(a.deltas, b.deltas))
+
+
+class Showcase:
+    """The `n` deals of a comparison whose results differ most (``deal_difference``),
+    each with its record under both specs; kept as the deals are played, so memory
+    holds `n` deals however many are played. Ties go to the earlier deal."""
+
+    def __init__(self, n: int):
+        self.n = n
+        self.items = []             # (difference, deal index, base record, variant record)
+        self.floor = None           # the n-th largest difference kept so far (once n are kept)
+
+    def wants(self, diff: int) -> bool:
+        """Whether a later deal with this difference could be among the n (a deal
+        played alike under both specs never is)."""
+        return diff > 0 and (self.floor is None or diff > self.floor)
+
+    def add(self, diff: int, i: int, rec_a, rec_b):
+        self.items.append((diff, i, rec_a, rec_b))
+        if len(self.items) > 2 * self.n + 16:
+            self._trim()
+
+    def _trim(self):
+        self.items.sort(key=lambda t: (-t[0], t[1]))
+        del self.items[self.n:]
+        if len(self.items) >= self.n:
+            self.floor = self.items[-1][0]
+
+    def merge(self, o: "Showcase"):
+        self.items.extend(o.items)
+        self._trim()
+
+    def top(self) -> list:
+        self._trim()
+        return list(self.items)
+
+
 def run_chunk(refs, seats: int, seed: int, start: int, stop: int, games: bool = False,
-              records=None, max_deals: int = DEFAULT_MAX_DEALS):
+              records=None, max_deals: int = DEFAULT_MAX_DEALS, agents=None, show: int = 0):
     """Play deals (or games) ``start .. stop-1`` of a run under each spec in ``refs``
     (one spec, or two to compare). ``records`` is None, or the spec reference to write
-    in the records of the first spec. Returns (stats per spec, Paired or None, records)."""
+    in the records of the first spec. ``agents``: None (random play) or one agent
+    description per seat (``arena.agent_texts``). ``show``: with two specs and
+    independent deals, keep the `show` deals that differ most (a ``Showcase``, put in
+    place of the records). Returns (stats per spec, Paired or None, records)."""
     if isinstance(refs, str):
         refs = (refs,)
     gms = [_game(r) for r in refs]
@@ -951,19 +1006,27 @@ def run_chunk(refs, seats: int, seed: int, start: int, stop: int, games: bool = 
     pairs_games = Paired() if len(gms) == 2 and games else None
     recs = [] if records is not None else None
     names = list(NAMES[:seats])
+    showcase = Showcase(show) if show and paired is not None and not games else None
     for i in range(start, stop):
         if not games:
             figs = []
+            played = []
             for k, g in enumerate(gms):
                 rng = deal_rng(seed, i)
-                deal = _play_one(g, seats, rng, rng.randrange(seats))
+                deal = _play_one(g, seats, rng, rng.randrange(seats), agents=agents)
                 stats[k].add(deal, g)
                 if paired is not None:
                     figs.append(deal_figures(deal, seats, g.direction, stats[k].better))
                 if recs is not None and k == 0:
                     recs.append(deal_record(deal, names, records))
+                if showcase is not None:
+                    played.append(deal)
             if paired is not None:
                 paired.add(*figs)
+            if showcase is not None:
+                diff = deal_difference(*played)
+                if showcase.wants(diff):
+                    showcase.add(diff, i, *(deal_record(d, names, "") for d in played))
             continue
         gfigs = []
         for k, g in enumerate(gms):
@@ -978,7 +1041,7 @@ def run_chunk(refs, seats: int, seed: int, start: int, stop: int, games: bool = 
                 rng = random.Random(grng.getrandbits(64))
                 deal = match.new_deal()
                 deal.deal_random(rng)
-                play_deal(deal, RandomAgent(rng))
+                play_deal(deal, _players(agents, rng, seats))
                 stats[k].add(deal, g)
                 for name, row in ever.items():
                     for s, v in enumerate(deal.counters[name]):
@@ -1002,6 +1065,8 @@ def run_chunk(refs, seats: int, seed: int, start: int, stop: int, games: bool = 
             pairs_games.add(gfigs[0][0], gfigs[1][0])
     if pairs_games is not None:
         paired.merge(pairs_games)
+    if showcase is not None:
+        recs = showcase
     return stats, paired, recs
 
 
@@ -1014,11 +1079,14 @@ def _chunks(total: int, size: int):
 
 
 def _run(refs, seats, seed, total, games, records_ref, max_deals, workers, backend, scheduler,
-         progress, chunk):
+         progress, chunk, agents=None, show=0):
     """Run the chunks, in order, on the chosen backend; yield each chunk's result."""
     most = (250 if records_ref is not None else 1000) if not games else 20    # records wait in memory
+    if agents is not None:          # slower players: smaller chunks keep the progress bar moving
+        most = 2 if any(str(a).startswith("pimc") for a in agents) else max(1, most // 10)
     size = chunk or max(1, min(most, total // (8 * max(1, workers)) or 1))
-    tasks = ((refs, seats, seed, a, b, games, records_ref, max_deals) for a, b in _chunks(total, size))
+    tasks = ((refs, seats, seed, a, b, games, records_ref, max_deals, agents, show)
+             for a, b in _chunks(total, size))
     prog = Progress(total, progress)
     if backend == "dask":
         from .errors import TalonError
@@ -1101,11 +1169,12 @@ def _window(submit, tasks, window: int):
 
 def simulate(game, hands: int, seed: int, seats: int | None = None, records=None, progress=None, spec_ref=None,
              games: int | None = None, workers: int = 1, backend: str = "local", scheduler=None,
-             max_deals: int = DEFAULT_MAX_DEALS, chunk: int | None = None) -> Stats:
+             max_deals: int = DEFAULT_MAX_DEALS, chunk: int | None = None, agents=None) -> Stats:
     """Play `hands` independent deals (or `games` whole matches) at random; return the
     merged Stats. `records`, if given, is called with each hand record (a deal record,
     or a game record with `games`) in order. `spec_ref` is how records name the spec
-    and how workers load it (default: the game's path)."""
+    and how workers load it (default: the game's path). `agents`: None (random play)
+    or one agent description per seat (``arena.agent_texts``)."""
     key = _key(spec_ref or game.path or game.name)
     _remember(key, game)
     seats = seats or default_seats(game)
@@ -1114,7 +1183,7 @@ def simulate(game, hands: int, seed: int, seats: int | None = None, records=None
     t0 = time.time()
     rec_ref = (spec_ref or game.name) if records is not None else None
     for st, _, recs in _run((key,), seats, seed, total, bool(games), rec_ref,
-                            max_deals, workers, backend, scheduler, progress, chunk):
+                            max_deals, workers, backend, scheduler, progress, chunk, agents):
         stats.merge(st[0])
         if recs:
             for rec in recs:
@@ -1125,9 +1194,11 @@ def simulate(game, hands: int, seed: int, seats: int | None = None, records=None
 
 def compare(base, variant, hands: int, seed: int, seats: int | None = None, progress=None, base_ref=None,
             variant_ref=None, games: int | None = None, workers: int = 1, backend: str = "local",
-            scheduler=None, max_deals: int = DEFAULT_MAX_DEALS, chunk: int | None = None):
+            scheduler=None, max_deals: int = DEFAULT_MAX_DEALS, chunk: int | None = None,
+            agents=None, show: int = 0):
     """Play the same deals (or games) under two specs; return (base Stats, variant
-    Stats, Paired)."""
+    Stats, Paired), and with `show` a fourth: the `show` deals whose results differ
+    most, as (difference, deal index, base record, variant record), largest first."""
     keys = []
     for g, r in ((base, base_ref), (variant, variant_ref)):
         k = _key(r or g.path or g.name)
@@ -1137,13 +1208,18 @@ def compare(base, variant, hands: int, seed: int, seats: int | None = None, prog
     total = games if games else hands
     sa, sb = _new_stats(base, seats), _new_stats(variant, seats)
     paired = Paired()
+    showcase = Showcase(show) if show else None
     t0 = time.time()
-    for st, pr, _ in _run(tuple(keys), seats, seed, total, bool(games), None, max_deals, workers,
-                          backend, scheduler, progress, chunk):
+    for st, pr, sc in _run(tuple(keys), seats, seed, total, bool(games), None, max_deals, workers,
+                           backend, scheduler, progress, chunk, agents, show if not games else 0):
         sa.merge(st[0])
         sb.merge(st[1])
         paired.merge(pr)
+        if showcase is not None and sc is not None:
+            showcase.merge(sc)
     sa.seconds = sb.seconds = time.time() - t0
+    if show:
+        return sa, sb, paired, showcase.top()
     return sa, sb, paired
 
 
@@ -1263,7 +1339,7 @@ def render_stats(d: dict) -> str:
     """The summary of `simulate` as tables a card player can read."""
     head = (f"{d['spec']}: {d['games']['games']} games ({d['deals']} deals)" if "games" in d
             else f"{d['spec']}: {d['deals']} independent deals")
-    out = [f"{head}, {d['seats']} seats, seed {d['seed']}, random play"]
+    out = [f"{head}, {d['seats']} seats, seed {d['seed']}, {d.get('players') or 'random play'}"]
     if d.get("better_scores"):
         out.append(f"scores: {d['better']} for the player (the winners rule prefers {d['better_scores']} scores: "
                    f"a score change is {'good when negative' if d['better_scores'] == 'lower' else 'good when positive'})")
@@ -1431,7 +1507,7 @@ def render_compare(d: dict) -> str:
     a, b = d["base"], d["variant"]
     what = f"{a['games']['games']} games" if "games" in a else f"{a['deals']} deals"
     out = [f"{a['spec']} (base) vs {b['spec']} (variant): the same {what} under both, "
-           f"{a['seats']} seats, seed {d['seed']}, random play"]
+           f"{a['seats']} seats, seed {d['seed']}, {d.get('players') or 'random play'}"]
     if d.get("better"):
         out.append(f"scores: {d['better']} for the player (from the winners rule of both specs)")
     elif a.get("better") or b.get("better"):

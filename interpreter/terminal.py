@@ -264,6 +264,7 @@ class Session:
         self.queue = []                 # cards typed ahead (several cards passed on one line)
         self.first_deal = match.deals_played + 1 - len(done_records)   # the number of the record's first deal
         self.refused = 0                # lines in a row that gave no action
+        self.agents = None              # the other seats' agents (arena.agent_texts), None: random play
 
     # -------------------------------------------------------------- the record
     def _add_done(self, rec: dict):
@@ -930,7 +931,7 @@ class Session:
                 if a is not None:
                     self.apply(deal, a, h)
                     continue
-            self.apply(deal, agent.act(deal), t)
+            self.apply(deal, (agent[t] if isinstance(agent, list) else agent).act(deal), t)
         self.queue.clear()
 
     # -------------------------------------------------------------- the result
@@ -1019,7 +1020,12 @@ class Session:
             else:
                 self.start_deal(deal, resumed=resumed)
                 resumed = False
-            agent = RandomAgent(_rng(self.seed, deal.deal_number ^ (1 << 31)))
+            rng = _rng(self.seed, deal.deal_number ^ (1 << 31))
+            if self.agents is None:
+                agent = RandomAgent(rng)
+            else:
+                from .arena import seat_agents
+                agent = seat_agents(self.agents, rng, len(self.seats))
             self.play_deal(deal, agent)
             m.finish(deal)
             self._add_done(deal_record(deal, self.seats))
@@ -1118,11 +1124,22 @@ def play_terminal(args, inp=None, out=None) -> int:
         problem = output_problem(record_path, spec_files(game))
         if problem:
             return _err(problem)
+    agents = None
+    if getattr(args, "agents", None) is not None or any(
+            getattr(args, k, None) is not None for k in ("samples", "nodes", "time")):
+        from .cli import _agents_of
+        agents, problem = _agents_of(args, len(seats), human, seats)
+        if problem:
+            return _err(problem)
     s = Session(game, seats, human, match, spec_ref, record_path, seed, io, start, done,
                 deals_limit=args.deals or 0)
     s.deal = current
+    s.agents = agents
     io.say(f"{game.title} — {len(seats)} seats ({', '.join(seats)}); you play {seats[human]}. "
            f"Seed {seed}.")
+    if agents is not None:
+        from .cli import _players_line
+        io.say("The other seats: " + _players_line(agents, seats) + ".")
     if args.resume:
         io.say(f"Resuming {args.resume}: {match.deals_played} deal{'s' if match.deals_played != 1 else ''} "
                f"played" + (", one in progress." if current is not None else "."))

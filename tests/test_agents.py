@@ -226,15 +226,39 @@ def test_the_heuristic_beats_random_play(name, deals):
     assert m > 0, (m, ci)
 
 
-@pytest.mark.parametrize("name,deals,deal_number", [("oh-hell", 16, 6), ("501", 6, 1)])
-def test_pimc_beats_the_heuristic(name, deals, deal_number):
+@pytest.mark.parametrize("name,deals,deal_number,samples,nodes", [("oh-hell", 16, 6, 6, 200_000),
+                                                                   ("501", 20, 1, 8, 20_000)])
+def test_pimc_beats_the_heuristic(name, deals, deal_number, samples, nodes):
     """A handful of seeded deals, the effort of a decision bounded by positions searched
     (not time) so that the match is the same on any machine; the benchmark
     (tools/agents_bench.py) plays many more."""
-    pimc = lambda rng: PimcAgent(rng, samples=6, time=None, nodes=200_000)
+    pimc = lambda rng: PimcAgent(rng, samples=samples, time=None, nodes=nodes)
     diffs = paired(load(name), pimc, HeuristicAgent, deals, seed=1, deal_number=deal_number)
     assert sum(diffs) > 0, diffs
     assert sum(1 for x in diffs if x > 0) > sum(1 for x in diffs if x < 0), diffs
+
+
+def test_pimc_decides_on_samples_only_when_enough_were_solved():
+    """Fewer than `min_samples` solved (the node budget too small for the position):
+    the heuristic's choice; with enough, the samples' average."""
+    g, d = None, None
+    for k in range(50):
+        g = load("501")
+        rng = random.Random(k)
+        d = g.new_deal(3, 0)
+        d.deal_random(rng)
+        h = HeuristicAgent()
+        while not d.is_terminal() and not (d.phase == PLAY and d.tricks_left == 3 and len(d.legal_actions()) > 2):
+            d.apply_action(h.act(d))
+        if not d.is_terminal():
+            break
+    starved = PimcAgent(random.Random(1), samples=8, time=None, nodes=40, min_samples=3)
+    assert starved.act(d) == HeuristicAgent().act(d)
+    assert starved.last[1] == {}
+    fed = PimcAgent(random.Random(1), samples=8, time=None, nodes=200_000, min_samples=3)
+    a = fed.act(d)
+    solved, avg = fed.last
+    assert solved >= 3 and a in avg and avg[a] == max(avg.values())
 
 
 def test_pimc_plays_as_the_heuristic_outside_the_play():

@@ -10,17 +10,18 @@ Prints, on one core:
 * paired seeded matches (``talon_cards.arena.paired``): the heuristic player against
   random play, and the PIMC player against the heuristic one, as the mean difference of
   one seat's result per deal (its side's score change against the others') with a 95%
-  confidence interval.
+  confidence interval, and the sign test on the deals it did better and worse on.
 
     python tools/agents_bench.py                     # everything, default sizes
     python tools/agents_bench.py --only solver --games 501 whist solo-whist
-    python tools/agents_bench.py --only pimc --pimc-deals 40 --samples 12 --time 2
+    python tools/agents_bench.py --only pimc --pimc-deals 40 --samples 8 --nodes 20000
     python tools/agents_bench.py --json
 """
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import statistics
 import sys
@@ -91,6 +92,17 @@ def bench_solver(games, deals: int, cap: float, seed: int) -> dict:
     return rows
 
 
+def sign_test(better: int, worse: int) -> float:
+    """Two-sided exact sign test: the chance of a split at least this uneven between
+    the deals A did better and worse on, were A and B equally good (ties left out)."""
+    n = better + worse
+    if n == 0:
+        return 1.0
+    k = min(better, worse)
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n
+    return min(1.0, 2 * tail)
+
+
 def bench_match(games, make_a, make_b, deals: int, seed: int, label: str) -> dict:
     rows = {}
     for name in games:
@@ -99,10 +111,13 @@ def bench_match(games, make_a, make_b, deals: int, seed: int, label: str) -> dic
         m, ci = mean_ci(diffs)
         wins = sum(1 for x in diffs if x > 0)
         losses = sum(1 for x in diffs if x < 0)
+        p = sign_test(wins, losses)
         rows[name] = {"deals": deals, "mean": round(m, 3), "ci95": round(ci, 3),
-                      "better": wins, "worse": losses, "seconds": round(time.perf_counter() - t0, 1)}
+                      "better": wins, "worse": losses, "sign_test_p": float(f"{p:.2g}"),
+                      "seconds": round(time.perf_counter() - t0, 1)}
         print(f"  {name:12s} {label}: {m:+8.2f} ± {ci:6.2f} per deal  "
-              f"({wins} better, {losses} worse, {deals} deals, {rows[name]['seconds']} s)", flush=True)
+              f"({wins} better, {losses} worse, sign test p {p:.2g}; {deals} deals, "
+              f"{rows[name]['seconds']} s)", flush=True)
     return rows
 
 
@@ -116,7 +131,10 @@ def main(argv=None) -> int:
     ap.add_argument("--deals", type=int, default=200, help="deals of heuristic against random")
     ap.add_argument("--pimc-deals", type=int, default=30, help="deals of PIMC against the heuristic")
     ap.add_argument("--samples", type=int, default=10)
-    ap.add_argument("--time", type=float, default=2.0, help="seconds per PIMC decision")
+    ap.add_argument("--time", type=float, default=None,
+                    help="seconds per PIMC decision (machine-dependent; default: none, --nodes bounds it)")
+    ap.add_argument("--nodes", type=int, default=20000,
+                    help="positions the solver may search per PIMC decision (repeatable on any machine)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     out = {}
@@ -128,8 +146,10 @@ def main(argv=None) -> int:
         out["heuristic_vs_random"] = bench_match(a.games, HeuristicAgent, RandomAgent, a.deals, a.seed,
                                                  "heuristic - random")
     if a.only in (None, "pimc"):
-        print(f"PIMC ({a.samples} samples, {a.time:g} s a decision) against the heuristic:", flush=True)
-        pimc = lambda rng: PimcAgent(rng, samples=a.samples, time=a.time)
+        budget = ", ".join([f"{a.samples} samples"] + ([f"{a.nodes} nodes"] if a.nodes is not None else [])
+                           + ([f"{a.time:g} s"] if a.time is not None else []))
+        print(f"PIMC ({budget} a decision) against the heuristic:", flush=True)
+        pimc = lambda rng: PimcAgent(rng, samples=a.samples, time=a.time, nodes=a.nodes)
         out["pimc_vs_heuristic"] = bench_match(a.games, pimc, HeuristicAgent, a.pimc_deals, a.seed,
                                                "pimc - heuristic")
     if a.json:
