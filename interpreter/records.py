@@ -12,6 +12,7 @@ import yaml
 
 from .engine import AUCTION, DONE, Deal, Match
 from .errors import IllegalAction, RecordError, TalonError
+from .language.tables import YAML_LOADER
 from .spec import load
 
 MAX_RECORD_BYTES = 5_000_000               # one record (one line of a JSON Lines file)
@@ -195,30 +196,42 @@ def _mark(path: str, mark) -> str:
     return f"{path}:{mark.line + 1}:{mark.column + 1}"
 
 
-def _yaml_records(text: str, path: str) -> list:
+def _yaml_records_with(text: str, path: str, parser) -> list:
     """The YAML documents of a record file as plain data. The events are screened first
     (no aliases, bounded depth), so composing cannot explode or recurse without bound;
     a key given twice in one mapping is refused at its line and column."""
+    depth = 0
+    for ev in yaml.parse(text, Loader=parser):
+        if isinstance(ev, yaml.AliasEvent):
+            raise RecordError(f"{_mark(path, ev.start_mark)}: YAML aliases (`*name`) are not allowed in records")
+        if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            depth += 1
+            if depth > MAX_RECORD_DEPTH:
+                raise RecordError(f"{_mark(path, ev.start_mark)}: the record is nested too deeply "
+                                  f"(more than {MAX_RECORD_DEPTH} levels)")
+        elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            depth -= 1
+    loader = yaml.SafeLoader("")
+    docs = []
+    for node in yaml.compose_all(text, Loader=parser):
+        if node is not None:
+            d = _build(node, path, loader)
+            if d is not None:
+                docs.append(d)
+    return docs
+
+
+def _yaml_records(text: str, path: str) -> list:
+    """The YAML documents of a record file as plain data (see ``_yaml_records_with``):
+    read by the C parser where PyYAML has one; a file it refuses is read again by the
+    Python parser, for its words about the fault."""
+    if YAML_LOADER is not yaml.SafeLoader:
+        try:
+            return _yaml_records_with(text, path, YAML_LOADER)
+        except (yaml.YAMLError, RecursionError):
+            pass
     try:
-        depth = 0
-        for ev in yaml.parse(text, Loader=yaml.SafeLoader):
-            if isinstance(ev, yaml.AliasEvent):
-                raise RecordError(f"{_mark(path, ev.start_mark)}: YAML aliases (`*name`) are not allowed in records")
-            if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-                depth += 1
-                if depth > MAX_RECORD_DEPTH:
-                    raise RecordError(f"{_mark(path, ev.start_mark)}: the record is nested too deeply "
-                                      f"(more than {MAX_RECORD_DEPTH} levels)")
-            elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-                depth -= 1
-        loader = yaml.SafeLoader("")
-        docs = []
-        for node in yaml.compose_all(text, Loader=yaml.SafeLoader):
-            if node is not None:
-                d = _build(node, path, loader)
-                if d is not None:
-                    docs.append(d)
-        return docs
+        return _yaml_records_with(text, path, yaml.SafeLoader)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = _mark(path, mark) if mark else path

@@ -26,6 +26,11 @@ MAX_NODES = 20000
 MAX_DEPTH = 32
 MAX_BYTES = 1_000_000
 
+# PyYAML's parser and composer in C where it was built with libyaml (the same events
+# and nodes, several times faster); a file it refuses is read again by the Python
+# parser, whose messages the explanations below are written for
+YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 RANK_WORDS = "A K Q J 10 9 8 7 6 5 4 3 2"
 _SAFE_TAGS = {"tag:yaml.org,2002:" + t for t in
               ("str", "int", "bool", "null", "float", "seq", "map")}
@@ -116,6 +121,55 @@ def _yaml_problem(e: yaml.YAMLError, path: str) -> tuple[Location, str, str]:
     return loc, f"the YAML is malformed: {problem}", ""
 
 
+_FAILED, _RETRY = object(), object()
+
+
+def _screened(text: str, path: str, out: Collector, loader, fast: bool):
+    """The YAML's events screened (no aliases, no foreign tags, bounded depth and size),
+    then its node tree; _FAILED after reporting, _RETRY where the fast parser refused
+    the text (the Python parser then reads it again, for its words about the fault)."""
+    try:
+        depth = count = docs = 0
+        for event in yaml.parse(text, Loader=loader):
+            if isinstance(event, yaml.AliasEvent):
+                out.error(_loc(path, event.start_mark, event.end_mark),
+                          "YAML aliases (`*name`) are not allowed in tables",
+                          "write the value out in full")
+                return _FAILED
+            tag = getattr(event, "tag", None)
+            if tag and tag not in _SAFE_TAGS and tag != "!":
+                out.error(_loc(path, event.start_mark, event.end_mark),
+                          f"YAML tags such as `{tag.replace('tag:yaml.org,2002:', '!!')}` are not allowed in tables",
+                          "write plain values: numbers, words, lists and mappings")
+                return _FAILED
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    out.error(_loc(path, event.start_mark),
+                              f"the table file is nested too deeply (more than {MAX_DEPTH} levels)")
+                    return _FAILED
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+            elif isinstance(event, yaml.DocumentStartEvent) and docs:
+                out.error(_loc(path, event.start_mark), "a table file holds one YAML document",
+                          "remove the `---` line and what follows it, or merge the documents")
+                return _FAILED
+            if isinstance(event, yaml.DocumentStartEvent):
+                docs += 1
+            count += 1
+            if count > MAX_NODES:
+                out.error(_loc(path, event.start_mark),
+                          f"the table file is too large (more than {MAX_NODES} values)")
+                return _FAILED
+        return yaml.compose(text, Loader=loader)
+    except yaml.YAMLError as e:
+        if fast:
+            return _RETRY
+        loc, msg, hint = _yaml_problem(e, path)
+        out.error(loc, msg, hint)
+        return _FAILED
+
+
 def load_yaml(text: str, path: str, out: Collector):
     """Parse YAML safely (no aliases, no foreign tags, bounded depth and size) into plain
     data and positions. Returns (data, positions) or (None, positions) after reporting."""
@@ -124,43 +178,11 @@ def load_yaml(text: str, path: str, out: Collector):
     if len(text.encode("utf-8", "replace")) > MAX_BYTES:
         out.error(Location(path), f"the table file is too large (over {MAX_BYTES} bytes)")
         return None, pos
-    try:
-        depth = count = docs = 0
-        for event in yaml.parse(text, Loader=yaml.SafeLoader):
-            if isinstance(event, yaml.AliasEvent):
-                out.error(_loc(path, event.start_mark, event.end_mark),
-                          "YAML aliases (`*name`) are not allowed in tables",
-                          "write the value out in full")
-                return None, pos
-            tag = getattr(event, "tag", None)
-            if tag and tag not in _SAFE_TAGS and tag != "!":
-                out.error(_loc(path, event.start_mark, event.end_mark),
-                          f"YAML tags such as `{tag.replace('tag:yaml.org,2002:', '!!')}` are not allowed in tables",
-                          "write plain values: numbers, words, lists and mappings")
-                return None, pos
-            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-                depth += 1
-                if depth > MAX_DEPTH:
-                    out.error(_loc(path, event.start_mark),
-                              f"the table file is nested too deeply (more than {MAX_DEPTH} levels)")
-                    return None, pos
-            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-                depth -= 1
-            elif isinstance(event, yaml.DocumentStartEvent) and docs:
-                out.error(_loc(path, event.start_mark), "a table file holds one YAML document",
-                          "remove the `---` line and what follows it, or merge the documents")
-                return None, pos
-            if isinstance(event, yaml.DocumentStartEvent):
-                docs += 1
-            count += 1
-            if count > MAX_NODES:
-                out.error(_loc(path, event.start_mark),
-                          f"the table file is too large (more than {MAX_NODES} values)")
-                return None, pos
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as e:
-        loc, msg, hint = _yaml_problem(e, path)
-        out.error(loc, msg, hint)
+    for fast in ((True, False) if YAML_LOADER is not yaml.SafeLoader else (False,)):
+        node = _screened(text, path, out, YAML_LOADER if fast else yaml.SafeLoader, fast)
+        if node is not _RETRY:
+            break
+    if node is _FAILED:
         return None, pos
     if node is None:
         out.error(Location(path, 1, 1), "the table file is empty",
