@@ -11,13 +11,11 @@ import random
 
 from .env import EMPTY, Env
 
-from .base import (AUCTION, CHANCE, CONTRACT, DONE, EXCHANGE, PLAY, TERMINAL, _RANDBELOW, _SHUFFLE,
-                   _rounds, bits)
+from .base import AUCTION, CHANCE, DONE, PLAY, TERMINAL, _RANDBELOW, _SHUFFLE, _rounds
 from .compiled import compiled_shuffle, compiled_split
 from .phases import PHASES
 from .observe import observation
 from .play import play_random, random_play_action
-from .scoring import settle
 
 
 class Deal:

@@ -3,7 +3,7 @@ drawn from after each trick (which the leader may close, or whose face-up card i
 take in exchange for a low trump), and a deal that may end at once."""
 from __future__ import annotations
 
-from .base import DONE, PLAY, TERMINAL, _RANDBELOW
+from .base import PLAY, _RANDBELOW
 from .env import EMPTY, Env
 
 

@@ -230,8 +230,7 @@ class Passing:
     @staticmethod
     def apply(d, s: int, a: int):
         c = d.codec
-        f = c.fields(a)
-        card, t = f["card"], f["seat"]
+        card = c.fields(a)["card"]
         d.hands[s] &= ~(1 << card)
         d.passing[s] |= 1 << card
         d.passed_count[s] += 1
