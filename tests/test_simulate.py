@@ -543,36 +543,37 @@ def test_bench_hand_coded_whole_deal_plays_the_engines_deal(ref):
     assert annulled < 150
 
 
-@pytest.mark.parametrize("ref", ["solo-whist", "hearts"])
-def test_bench_hand_coded_play_loops_take_every_trick(ref):
+@pytest.mark.parametrize("ref", ["501", "solo-whist", "hearts"])
+def test_bench_hand_coded_play_loops_play_the_engines_deal(ref):
+    """Each play-phase baseline plays the game's rules of play and draws every choice as
+    the random agent does: from the same state at the first lead and the same seed, it
+    takes the engine's very tricks (and card points, marriages and concessions)."""
     bench = _bench()
     g = load(ref)
     fn, snapshot = bench.PLAY_BASELINES[ref]
-    for d, seed in bench.prepared_deals(g, 20, 3):
+    seen = set()
+    for d, seed in bench.prepared_deals(g, 150, 3):
         args = snapshot(d)
         out = fn(*args, random.Random(seed))
-        hands = args[0]
-        assert all(not h for h in hands.values())
-        if ref == "hearts":
+        play_deal(d, RandomAgent(random.Random(seed)))
+        if ref == "501":
+            points, tricks, melds = out
+            assert sum(points.values()) == 120 and sum(tricks.values()) == 8
+            assert points == {s: d.card_points[s] for s in d.active}, f"seed {seed}"
+            assert melds == [(m[0], m[3]) for m in d.melds], f"seed {seed}"
+            seen.add(bool(melds))
+        elif ref == "hearts":
             points, taken = out
-            assert sum(points.values()) == 26 and sum(len(t) for t in taken.values()) == 52
+            assert sum(points.values()) == 26
+            assert {s: sorted(t) for s, t in taken.items()} == {s: bits(d.taken[s]) for s in d.active}
+            tricks = {s: len(t) // 4 for s, t in taken.items()}
         else:
-            assert sum(out.values()) == 13
-
-
-def test_bench_hand_coded_baseline_follows_R501_17(g501):
-    """The baseline the engine is measured against plays legal 501: all 120 card
-    points and all 8 tricks are taken, and each trick by the rule's winner."""
-    sys.path.insert(0, str(ROOT / "tools"))
-    try:
-        import bench
-    finally:
-        sys.path.pop(0)
-    for d, seed in bench.prepared_deals(g501, 20, 3):
-        hands = {s: bits(d.hands[s]) for s in d.active}
-        points, tricks = bench.hand_coded_play(hands, list(d.active), d.leader, d.trumps, random.Random(seed))
-        assert sum(points.values()) == 120 and sum(tricks.values()) == 8
-        assert all(not h for h in hands.values())
+            tricks, conceded = out
+            assert conceded == bool(d.conceded), f"seed {seed}"
+            seen.add(conceded)
+        assert tricks == {s: d.tricks[s] for s in d.active}, f"seed {seed}"
+    if ref != "hearts":
+        assert seen == {True, False}        # marriages announced, contracts conceded: both ways
 
 
 def test_dask_scheduler_address_errors_are_one_line(talon_cli):

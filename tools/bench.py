@@ -8,13 +8,14 @@ Prints, in one run on one core (CPU time, best of ``--repeat``):
   and decisions (actions by a seat) per second;
 * for 501, Solo Whist and Hearts, the play phase alone, measured the same way for the
   engine and for a straightforward hand-coded Python play loop written below: the same
-  deals, each started from the state at the first lead and played to the end with
-  uniformly random legal cards; and the ratio engine / hand-coded
-  (``play_phase_ratio``);
+  deals, each started from the state at the first lead and played to its last trick
+  (the score is counted on neither side), every choice drawn as the engine's random
+  agent draws it, so that both take the same tricks (``tests/test_simulate.py`` checks
+  it); and the ratio engine / hand-coded (``play_phase_ratio``);
 * for 501 and Hearts, whole deals (deal, auction or pass, talon, gifts, play, scoring),
   engine against a hand-coded whole deal that draws every choice as the engine's random
-  agent does, so that both play the very same deals (``tests/test_bench.py`` checks
-  that they reach the same scores); and the ratio (``full_deal_ratio``);
+  agent does, so that both play the very same deals (``tests/test_simulate.py``
+  checks that they reach the same scores); and the ratio (``full_deal_ratio``);
 * with ``--workers N`` (N > 1), the speed-up of ``N`` local workers over one.
 
 ``python tools/bench.py --json`` prints one JSON object instead; ``--specs 501 hearts``
@@ -53,18 +54,36 @@ HC_RANK = [c % 6 for c in range(24)]
 HC_POINTS = [(11, 10, 4, 3, 2, 0)[c % 6] for c in range(24)]
 
 
+MARRIAGES = [(suit * 6 + 2, suit * 6 + 3) for suit in range(4)]        # K and Q of a suit
+
+
 def hand_coded_play(hands, order, leader, trumps, rng):
-    """Play 8 tricks of 501 at random. `hands`: seat -> list of card ints (consumed),
-    `order`: the seats in playing order, `trumps`: suit index or -1. Returns the card
-    points and tricks of each seat."""
+    """Play 501's tricks at random, as the rules have them: at a lead, any card, or a
+    marriage (K and Q of a suit held) announced by leading its K or its Q; then follow
+    suit, else trump, else any card; the highest trump, else the highest card of the suit
+    led, wins. `hands`: seat -> sorted list of card ints (consumed), `order`: the seats in
+    playing order, `trumps`: suit index or -1. Every choice is drawn as the engine's
+    random agent draws it (the cards lowest first, then the marriages), so both play the
+    same deal from the same seed. Returns the card points and tricks of each seat and the
+    marriages announced, (seat, worth) in order."""
     n = len(order)
     nxt = {order[i]: order[(i + 1) % n] for i in range(n)}
     points = {s: 0 for s in order}
     tricks = {s: 0 for s in order}
+    melds = []
     for _ in range(len(hands[leader])):
         seat = leader
         hand = hands[seat]
-        card = rng.choice(hand)
+        options = hand
+        for k, q in MARRIAGES:
+            if k in hand and q in hand:
+                if options is hand:
+                    options = list(hand)
+                options += [(seat, k), (seat, q)]
+        card = rng.choice(options)
+        if card.__class__ is tuple:
+            card = card[1]
+            melds.append((seat, 40 if HC_SUIT[card] == trumps else 20))
         hand.remove(card)
         led = HC_SUIT[card]
         win_seat, win_card = seat, card
@@ -86,7 +105,7 @@ def hand_coded_play(hands, order, leader, trumps, rng):
         points[win_seat] += pts
         tricks[win_seat] += 1
         leader = win_seat
-    return points, tricks
+    return points, tricks, melds
 
 
 def hand_coded_deal(rng, dealer):
@@ -155,41 +174,7 @@ def hand_coded_deal(rng, dealer):
     hands[declarer] = hand
     for s in order:
         hands[s].sort()
-    # the play
-    points = {s: 0 for s in order}
-    tricks = {s: 0 for s in order}
-    melds = []
-    leader = order[0]
-    for _ in range(8):
-        trick = []
-        for j in range(3):
-            s = order[(order.index(leader) + j) % 3]
-            hand = hands[s]
-            if j == 0:
-                options = list(hand)
-                for suit in range(4):
-                    if suit * 6 + 2 in hand and suit * 6 + 3 in hand:       # K and Q: a marriage
-                        options += [("marriage", suit * 6 + 2), ("marriage", suit * 6 + 3)]
-                card = rng.choice(options)
-                if isinstance(card, tuple):
-                    card = card[1]
-                    melds.append((s, 40 if HC_SUIT[card] == trumps else 20))
-                led = HC_SUIT[card]
-            else:
-                legal = [c for c in hand if HC_SUIT[c] == led]
-                if not legal and trumps >= 0:
-                    legal = [c for c in hand if HC_SUIT[c] == trumps]
-                card = rng.choice(legal or hand)
-            hand.remove(card)
-            trick.append((s, card))
-        win_seat, win_card = trick[0]
-        for s, card in trick[1:]:
-            cs, ws = HC_SUIT[card], HC_SUIT[win_card]
-            if (cs == ws and HC_RANK[card] < HC_RANK[win_card]) or (cs == trumps and ws != trumps):
-                win_seat, win_card = s, card
-        points[win_seat] += sum(HC_POINTS[c] for _, c in trick)
-        tricks[win_seat] += 1
-        leader = win_seat
+    points, tricks, melds = hand_coded_play(hands, order, order[0], trumps, rng)
     for s, worth in melds:
         if tricks[s] >= 1:
             points[s] += worth
@@ -282,31 +267,45 @@ def hand_coded_hearts(rng, dealer, deal_number):
     return points
 
 
-def hand_coded_trick_play(hands, order, leader, trumps, rng):
+def hand_coded_trick_play(hands, order, leader, trumps, declarer, partner, least, most, concedable, rng):
     """Play out the tricks of a plain-trick game at random (Solo Whist's play): follow
-    suit, else any card; the highest trump, else the highest card of the suit led,
-    wins. Returns each seat's tricks."""
+    suit, else any card; the highest trump, else the highest card of the suit led, wins.
+    The declarer may concede once its side's goal (`least` to `most` tricks) is out of
+    reach in a concedable contract, which ends the play. Every choice is drawn as the
+    engine's random agent draws it (the cards lowest first, then conceding). Returns
+    each seat's tricks and whether the declarer conceded."""
     n = len(order)
     nxt = {order[i]: order[(i + 1) % n] for i in range(n)}
     tricks = {s: 0 for s in order}
     for _ in range(len(hands[leader])):
         seat = leader
-        hand = hands[seat]
-        card = rng.choice(hand)
-        hand.remove(card)
-        led = H_SUIT[card]
-        win_seat, win_card = seat, card
-        for _ in range(n - 1):
-            seat = nxt[seat]
+        win_seat = win_card = led = None
+        for k in range(n):
             hand = hands[seat]
-            card = rng.choice([c for c in hand if H_SUIT[c] == led] or hand)
+            legal = hand if k == 0 else ([c for c in hand if H_SUIT[c] == led] or hand)
+            if seat == declarer and concedable:
+                won = tricks[declarer] + (tricks[partner] if partner >= 0 else 0)
+                if won > most or won + len(hand) < least:           # the contract is lost
+                    r = rng._randbelow(len(legal) + 1)
+                    if r == len(legal):
+                        return tricks, True
+                    card = legal[r]
+                else:
+                    card = rng.choice(legal)
+            else:
+                card = rng.choice(legal)
             hand.remove(card)
-            cs, ws = H_SUIT[card], H_SUIT[win_card]
-            if (cs == ws and H_RANK[card] < H_RANK[win_card]) or (cs == trumps and ws != trumps):
+            if k == 0:
+                led = H_SUIT[card]
                 win_seat, win_card = seat, card
+            else:
+                cs, ws = H_SUIT[card], H_SUIT[win_card]
+                if (cs == ws and H_RANK[card] < H_RANK[win_card]) or (cs == trumps and ws != trumps):
+                    win_seat, win_card = seat, card
+            seat = nxt[seat]
         tricks[win_seat] += 1
         leader = win_seat
-    return tricks
+    return tricks, False
 
 
 # ---------------------------------------------------------------- measurements
@@ -343,7 +342,9 @@ def _snapshot_501(d):
 
 
 def _snapshot_trumps(d):
-    return ({s: _bits(d.hands[s]) for s in d.active}, list(d.active), d.leader, d.trumps)
+    e = d.game.ladder[d.entry_index]
+    return ({s: _bits(d.hands[s]) for s in d.active}, list(d.active), d.leader, d.trumps, d.declarer,
+            d.partner, e.least, e.most, bool(d.game.concede is not None and d.entry.get("concedable")))
 
 
 def _snapshot_hearts(d):
@@ -358,8 +359,14 @@ PLAY_BASELINES = {
 }
 
 
+def _no_score(d):
+    """The engine's scoring, switched off while its play phase is timed: the baselines
+    play the tricks and stop there."""
+
+
 def bench_play_phase(game, count, seed, repeat, ref="501"):
-    """Deals per second of the play phase: engine (random agent), engine through the
+    """Deals per second of the play phase, from the first lead to the last trick (the
+    score is not counted on either side): engine (random agent), engine through the
     generic interface (legal_actions + choice), and the hand-coded baseline."""
     baseline, snapshot = PLAY_BASELINES[ref]
     best = {"engine": 0.0, "engine_legal_actions": 0.0, "hand_coded": 0.0}
@@ -373,6 +380,8 @@ def bench_play_phase(game, count, seed, repeat, ref="501"):
         # collector from walking them again and again while either side is timed.
         gc.collect()
         gc.freeze()
+        settle = game._cache.get("compiled_settle")
+        game._cache["compiled_settle"] = _no_score      # the play alone, as the baselines
         t = CLOCK()
         for args in snaps:
             baseline(*args[:-1], random.Random(args[-1]))
@@ -387,6 +396,7 @@ def bench_play_phase(game, count, seed, repeat, ref="501"):
             while not d.is_terminal():
                 d.apply_action(rng.choice(d.legal_actions()))
         best["engine_legal_actions"] = max(best["engine_legal_actions"], count / (CLOCK() - t))
+        game._cache["compiled_settle"] = settle
         gc.unfreeze()
         del deals, snaps, generic
     return best
@@ -514,7 +524,7 @@ def main(argv=None):
         print(f"{k:<28} {v:>14,} {out['decisions_per_second'][k]:>12,}")
     for ref, fig in out["games"].items():
         pp = fig["play_phase_per_second"]
-        print(f"\n{ref}: play phase (same deals, from the first lead to the score), deals/s")
+        print(f"\n{ref}: play phase (same deals, from the first lead to the last trick), deals/s")
         print(f"{'engine (random agent)':<28} {pp['engine']:>14,}")
         print(f"{'engine (legal_actions)':<28} {pp['engine_legal_actions']:>14,}")
         print(f"{'hand-coded Python':<28} {pp['hand_coded']:>14,}")
