@@ -115,9 +115,9 @@ class RandomAgent:
             elif ph == EXCHANGE:
                 pass_random(deal, rng)
             elif ph == AUCTION:
-                Auction.run(deal, self.bid)
+                Auction.run_random(deal, rng, self.pass_rate, self.blind_rate, self.bid)
             elif ph == CONTRACT:
-                Steps.run(deal, self.step)
+                Steps.run_random(deal, rng, self.step)
             else:
                 deal.apply_action(self.act(deal))
 

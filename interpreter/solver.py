@@ -864,9 +864,10 @@ def _trick_curve(d, side, others, sign):
 
 def _score_tally(scratch, d, tricks, conceded: bool) -> list:
     """The score changes of a deal that ends with these tricks (on a scratch copy)."""
-    scratch.__dict__.update({k: v for k, v in d.__dict__.items() if not isinstance(v, (list, dict))})
-    for k, v in d.__dict__.items():
-        if isinstance(v, list):
+    for k, v in d.fields().items():
+        if not isinstance(v, (list, dict)):
+            setattr(scratch, k, v)
+        elif isinstance(v, list):
             setattr(scratch, k, list(v))
         elif isinstance(v, dict):
             setattr(scratch, k, {a: list(b) if isinstance(b, list) else b for a, b in v.items()})

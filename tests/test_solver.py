@@ -43,7 +43,7 @@ class TooBig(Exception):
 def clone(d):
     """A copy of a deal for trying an action (lists and dicts copied, the game shared)."""
     c = copy.copy(d)
-    for k, v in d.__dict__.items():
+    for k, v in d.fields().items():
         if isinstance(v, list):
             setattr(c, k, list(v))
         elif isinstance(v, dict):
@@ -107,7 +107,7 @@ def check(d, budget=60000):
             want = brute_actions(d, who, [budget])
         except TooBig:
             return False
-        before = copy.deepcopy(d, {id(d.game): d.game}).__dict__.keys()
+        before = copy.deepcopy(d, {id(d.game): d.game}).fields().keys()
         sol = solve(d, who, all_actions=True)
         assert set(sol.values) == set(want), (sol.values, want)
         for a, v in want.items():
@@ -116,7 +116,7 @@ def check(d, budget=60000):
         plain = solve(d, who)
         assert plain.value == pytest.approx(best)
         assert want[plain.best] == pytest.approx(best)
-        assert d.__dict__.keys() == before
+        assert d.fields().keys() == before
     return True
 
 
@@ -142,7 +142,7 @@ def test_the_solver_leaves_the_deal_as_it_was():
     for d in endings("501", 4, 3, seed=2) + endings("sixty-six", 4, 3, seed=2):
         before = copy.deepcopy(d, {id(d.game): d.game})
         solve(d, all_actions=True)
-        for k, v in before.__dict__.items():
+        for k, v in before.fields().items():
             if k not in ("game", "codec", "_ph"):
                 assert getattr(d, k) == v, k
 

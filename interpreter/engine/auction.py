@@ -269,27 +269,59 @@ class Auction:
     @staticmethod
     def run(d, choose):
         """Play the auction to its end, each action chosen by ``choose(d, seat)`` and
-        applied as ``apply_action`` would. For an ascending numeric auction where a pass
-        is final (and nobody is reopened), the bookkeeping of ``apply`` and
-        ``next_speaker`` is done inline; otherwise through them."""
-        g = d.game
+        applied as ``apply_action`` would."""
         hist = d.history
+        while d.phase == "auction":
+            s = d.turn
+            a = choose(d, s)
+            hist.append((s, a))
+            Auction.apply(d, s, a)
+
+    @staticmethod
+    def run_random(d, rng, pass_rate: float, blind_rate: float, choose):
+        """``run(d, choose)`` where ``choose`` is the random agent's ``bid``: the same
+        draws and the same state. For an ascending numeric auction where a pass is final
+        (and nobody is reopened) the agent's choice and the bookkeeping of ``apply`` and
+        ``next_speaker`` are done inline, in one loop; otherwise through them."""
+        g = d.game
         if g.auction_kind != "numeric" or g.reopen or not g.pass_final:
-            while d.phase == "auction":
-                s = d.turn
-                a = choose(d, s)
-                hist.append((s, a))
-                Auction.apply(d, s, a)
-            return
+            return Auction.run(d, choose)
         c = d.codec
+        hist = d.history
         PASS, PASS_BLIND, NUMBER = c.PASS, c.PASS_BLIND, c.NUMBER
         looked, passed, passes, turns, bids = d.looked, d.passed, d.passes, d.turns, d.bids
         active, pos = d.active, d.pos
         n = len(active)
+        blind, must_open, opener = g.blind, g.opener_must_bid, d.opener
+        rules = g.bid_rules
+        step = g.bid_step
+        top = g.max_points
+        lo_const = getattr(g.min_bid, "const", None)
+        random, expo = rng.random, rng.expovariate
         while True:
             s = d.turn
-            a = choose(d, s)
+            # the agent's bid (RandomAgent.bid)
+            go_blind = blind and not looked[s] and random() < blind_rate
+            if not (must_open and s == opener and turns[s] == 0) and random() < pass_rate:
+                a = PASS_BLIND if go_blind else PASS
+            else:
+                lo = max(_num(g.min_bid, d, Env(s)), 0) if lo_const is None else max(lo_const, 0)
+                if d.highest is not None:
+                    v = d.highest + step
+                    if v > lo:
+                        lo = lo + -(-(v - lo) // step) * step
+                room = (max(lo, min(top, lo + LISTED)) - lo) // step
+                for _ in range(20):
+                    v = lo + step * min(int(expo(0.3 * step)), room)
+                    if not rules or Auction.bid_ok(d, s, v):
+                        a = NUMBER + 4 * v + (1 if go_blind else 0)
+                        break
+                else:
+                    ok = list(Auction.bid_list(d, s))
+                    a = (NUMBER + 4 * ok[0] + (1 if go_blind else 0) if ok
+                         else PASS_BLIND if go_blind else PASS)
             hist.append((s, a))
+            # its bookkeeping (Auction.apply)
             first_round = d.turns_taken < n
             d.turns_taken += 1
             turns[s] += 1

@@ -21,36 +21,36 @@ from .play import play_random, random_play_action
 class Deal:
     """One deal: every field an expression may read is set from the start."""
 
+    # Every field a deal has, in slots (compact, quick to read); a tool may still add
+    # its own attributes.
+    __slots__ = (
+        "game", "codec", "n_seats", "all_seats", "dealer", "deal_number", "scores", "scores_before",
+        "counters", "active", "pos", "n_active", "next_seat", "sides", "side_of", "phase", "_ph",
+        "_phase_index", "turn", "hands", "dealt", "hand_size", "talon", "talon_dealt", "stock",
+        "stock_dealt", "exposed_dealt", "exposed", "exposed_visible", "looked", "opener", "highest",
+        "highest_bidder", "partner", "passed", "passes", "turns", "bids", "total_bid", "n_bids",
+        "first_round_bids", "turns_taken", "reopened", "declined_at", "raise_turn", "annulled",
+        "declarer", "declarers", "defenders", "bid_value", "contract_value", "entry", "entry_index",
+        "declarer_blind", "trumps", "step", "talon_shown", "abandoned", "abandon_open", "given",
+        "give_count", "passing", "passed_count", "leader", "trick", "trick_suit", "trick_keys",
+        "win_seat", "win_card", "tricks", "card_points", "taken", "played", "tricks_done",
+        "tricks_total", "tricks_left", "history_tricks", "melds", "pending_trumps", "hand_shown",
+        "conceded", "closed", "closer", "tricks_at_close", "last_trick_winner", "ended_early", "made",
+        "meld_points_of", "deal_points_of", "deltas", "lets", "history", "__dict__")
+
     def __init__(self, game, n_seats: int, dealer: int, scores=None, deal_number: int = 1, counters=None):
-        # A new deal of a table already seen starts from a copy of the first one's
-        # fields (the same values as the code below sets, built once).
-        proto = game._cache.get(("fresh deal", n_seats, dealer))
-        if proto is not None:
-            fixed, fresh = proto
-            me = self.__dict__
-            me.update(fixed)
-            for name, v in fresh:
-                me[name] = v.copy()
-            self.deal_number = deal_number
-            self.scores = list(scores) if scores is not None else [game.start_score] * n_seats
-            self.scores_before = list(self.scores)
-            self.counters = {name: list(counters[name]) if counters and name in counters else [start] * n_seats
-                             for name, start in game.counters}
+        # A new deal of a table already seen is set up by code generated from the first
+        # one's fields (the same values as _build sets, built once).
+        init = game._cache.get(("fresh deal", n_seats, dealer))
+        if init is None:
+            self._build(game, n_seats, dealer, scores, deal_number, counters)
+            _learn_init(self, game, n_seats, dealer)
             return
-        self._build(game, n_seats, dealer, scores, deal_number, counters)
-        fixed, fresh = {}, []
-        for name, v in self.__dict__.items():
-            if name in ("deal_number", "scores", "scores_before", "counters"):
-                continue
-            if isinstance(v, (list, dict, set)) and name not in ("all_seats", "active", "next_seat", "pos",
-                                                                 "sides", "side_of"):
-                if any(isinstance(x, (list, dict, set)) for x in (v.values() if isinstance(v, dict) else v)):
-                    return                  # nested: not copied shallowly, never cached
-                fresh.append((name, v.copy()))
-            else:
-                fixed[name] = v
-        if len(game._cache) < 4096:
-            game._cache[("fresh deal", n_seats, dealer)] = (fixed, tuple(fresh))
+        init(self, deal_number)
+        self.scores = list(scores) if scores is not None else [game.start_score] * n_seats
+        self.scores_before = list(self.scores)
+        self.counters = {name: list(counters[name]) if counters and name in counters else [start] * n_seats
+                         for name, start in game.counters}
 
     def _build(self, game, n_seats, dealer, scores, deal_number, counters):
         g = self.game = game
@@ -152,6 +152,12 @@ class Deal:
         self.deltas = [0] * n_seats
         self.lets = {}
         self.history = []                 # [(seat, action)]
+
+    def fields(self) -> dict:
+        """Every field of the deal by name (its slots, and what a tool added)."""
+        out = {name: getattr(self, name) for name in Deal.__slots__[:-1] if hasattr(self, name)}
+        out.update(self.__dict__)
+        return out
 
     # ------------------------------------------------------------ the interface
     def current_player(self) -> int:
@@ -522,3 +528,47 @@ class Deal:
 
     def play_random(self, rng):
         play_random(self, rng)
+
+
+# ---------------------------------------------------------------- a new deal, quickly
+_PER_DEAL = ("deal_number", "scores", "scores_before", "counters")
+_SHARED = ("all_seats", "active", "next_seat", "pos", "sides", "side_of")     # never changed in a deal
+_SIMPLE = (int, bool, str, type(None))
+
+
+def _literal(v):
+    """Python source that builds `v` anew, or None."""
+    if type(v) in _SIMPLE:
+        return repr(v)
+    if type(v) in (list, tuple) and all(type(x) in _SIMPLE for x in v):
+        return repr(v)
+    if type(v) is dict and not v:
+        return "{}"
+    return None
+
+
+def _learn_init(d, game, n_seats: int, dealer: int):
+    """Generate ``init(deal, deal_number)`` that sets every field of a new deal at this
+    table as ``_build`` set `d`'s (nested values are never shared: no code is made)."""
+    L = ["def init(self, deal_number):", "    self.deal_number = deal_number"]
+    ns: dict = {}
+    for name in Deal.__slots__:
+        if name in _PER_DEAL or name == "__dict__":
+            continue
+        v = getattr(d, name)
+        if isinstance(v, (list, dict, set)) and name not in _SHARED:
+            if any(isinstance(x, (list, dict, set)) for x in (v.values() if isinstance(v, dict) else v)):
+                return
+            code = _literal(v)
+            if code is None:
+                ns[f"V{len(ns)}"] = v
+                code = f"V{len(ns) - 1}.copy()"
+        else:
+            code = _literal(v) if type(v) in _SIMPLE or type(v) is tuple else None
+            if code is None:
+                ns[f"V{len(ns)}"] = v
+                code = f"V{len(ns) - 1}"
+        L.append(f"    self.{name} = {code}")
+    exec(compile("\n".join(L) + "\n", f"<new deal of {game.name}>", "exec"), ns)
+    if len(game._cache) < 4096:
+        game._cache[("fresh deal", n_seats, dealer)] = ns["init"]

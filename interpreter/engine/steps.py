@@ -45,15 +45,68 @@ class Steps:
         return False
 
     @staticmethod
-    def run(d, choose):
-        """The declarer's decisions to the end of the phase, each chosen by
-        ``choose(d)`` and applied as ``apply_action`` would."""
+    def run_random(d, rng, choose):
+        """The declarer's decisions to the end of the phase as the random agent makes
+        them (``choose`` is its ``step``), applied as ``apply_action`` would: naming
+        trumps, the contract and the cards given are drawn and applied inline, in one
+        loop, with the very draws of ``choose``; any other decision through it."""
+        g = d.game
+        c = d.codec
+        steps = g.contract_steps
         hist = d.history
+        hands = d.hands
         while d.phase == "contract":
             s = d.turn
-            a = choose(d)
-            hist.append((s, a))
-            Steps.apply(d, s, a)
+            kind, arg = steps[d.step]
+            if kind == "contract":
+                st = g.contract_step
+                v = d.bid_value + st * min(int(rng.expovariate(0.5 * st)), 20)
+                hist.append((s, c.NUMBER + 4 * v + 2))
+                d.abandon_open = False
+                d.contract_value = v
+            elif kind == "trumps" or kind == "give":
+                if d.abandon_open and rng.random() < 0.05:
+                    hist.append((s, c.ABANDON))
+                    d.abandoned = True
+                    return d.finish()
+                if kind == "trumps":
+                    t = rng._randbelow(g.n_suits + (1 if arg else 0))
+                    hist.append((s, c.TRUMPS + t))
+                    d.abandon_open = False
+                    d.trumps = -1 if t == 4 else t
+                else:
+                    decl = d.declarer
+                    hand = hands[decl]
+                    n = hand.bit_count()
+                    got = d.give_count
+                    todo = [t for t in sorted(d.defenders) if got.get(t, 0) < arg]
+                    if not (todo and n):
+                        a = choose(d)
+                        hist.append((s, a))
+                        Steps.apply(d, s, a)
+                        continue
+                    d.abandon_open = False
+                    r = rng._randbelow(len(todo) * n)
+                    t, r = todo[r // n], r % n
+                    while r:
+                        hand &= hand - 1
+                        r -= 1
+                    b = hand & -hand
+                    hist.append((s, c.GIVE + t * c.n + b.bit_length() - 1))
+                    hands[decl] ^= b
+                    hands[t] |= b
+                    d.given[t] |= b
+                    got[t] = got.get(t, 0) + 1
+                    if len(todo) > 1 or got[t] < arg:
+                        continue                    # more cards to give
+            else:
+                a = choose(d)
+                hist.append((s, a))
+                Steps.apply(d, s, a)
+                continue
+            d.step += 1
+            if not Steps.advance(d):
+                d.next_phase()
 
     @staticmethod
     def give_done(d) -> bool:
