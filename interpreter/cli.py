@@ -1,7 +1,6 @@
 """The `talon` command: validate, simulate, replay and play specs."""
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import sys
@@ -11,16 +10,27 @@ from .errors import Collector, IllegalAction, RecordError, SpecError, TalonError
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
 
+# The sub-commands, in the order `talon --help` lists them.
+COMMANDS = ("validate", "simulate", "compare", "replay", "diff", "play", "list", "show", "new",
+            "explain", "solve")
+
+
 def main(argv=None) -> int:
-    parser = build_parser()
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as e:
-        return int(e.code or 0) if e.code in (0, None) else EXIT_USAGE
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return EXIT_USAGE
-    from .records import OutputError
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = _plain_validate(argv)
+    if args is None:
+        # Only the parser of the command named is built (building all of them, and
+        # importing the modules that describe `explain` and `solve`, costs a fresh
+        # process more than the rest of its start); the help, a mistake or no command
+        # at all get the whole parser.
+        parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as e:
+            return int(e.code or 0) if e.code in (0, None) else EXIT_USAGE
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return EXIT_USAGE
     try:
         return args.func(args)
     except KeyboardInterrupt:
@@ -31,17 +41,39 @@ def main(argv=None) -> int:
     except SpecError as e:
         _err(str(e))
         return EXIT_INVALID
-    except OutputError as e:            # a file that cannot be written: an I/O error
-        _err(f"talon: {e}")
-        return EXIT_USAGE
     except TalonError as e:
+        if _output_error(e):            # a file that cannot be written: an I/O error
+            _err(f"talon: {e}")
+            return EXIT_USAGE
         _err(f"talon: {e}")
         return EXIT_INVALID
+
+
+def _output_error(e) -> bool:
+    from .records import OutputError
+    return isinstance(e, OutputError)
+
+
+def _plain_validate(argv):
+    """`talon validate SPEC… [--json]` written plainly (no other option, nothing that
+    starts with `-`): its arguments as argparse would read them, without loading
+    argparse; anything else (None) goes through the parser."""
+    if len(argv) < 2 or argv[0] != "validate":
+        return None
+    specs = [a for a in argv[1:] if a != "--json"]
+    if not specs or any(a.startswith("-") for a in specs):
+        return None
+    from types import SimpleNamespace
+    return SimpleNamespace(command="validate", specs=specs, json=len(specs) < len(argv) - 1,
+                           func=cmd_validate)
 
 
 def _clean(text) -> str:
     """User text (titles, seat names, actions, file lines) with terminal control
     characters shown as escapes, never sent to the terminal."""
+    text = str(text)
+    if text.isprintable() or text.replace("\n", "").replace("\t", "").isprintable():
+        return text             # no control character (they are all unprintable)
     from .records import printable
     return printable(text)
 
@@ -68,19 +100,33 @@ def _version() -> str:
     return __version__
 
 
-class _VersionAction(argparse.Action):
-    """`--version`: the installed version, looked up only when asked for (reading the
-    package metadata costs a fresh process more than the rest of its start)."""
+def _version_action():
+    import argparse
 
-    def __call__(self, parser, namespace, values, option_string=None):
-        print(f"talon {_version()}")
-        parser.exit()
+    class _VersionAction(argparse.Action):
+        """`--version`: the installed version, looked up only when asked for (reading the
+        package metadata costs a fresh process more than the rest of its start)."""
+
+        def __call__(self, parser, namespace, values, option_string=None):
+            print(f"talon {_version()}")
+            parser.exit()
+    return _VersionAction
 
 
-def build_parser():
+def build_parser(command: str | None = None):
+    """The `talon` command's parser: every sub-command, or only the one named `command`
+    (the same parser for that command: its help, usage and errors are the same)."""
+    import argparse
     p = argparse.ArgumentParser(prog="talon", description="Rules-as-data engine for trick-taking card games.")
-    p.add_argument("--version", action=_VersionAction, nargs=0, help="show the version and exit")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    p.add_argument("--version", action=_version_action(), nargs=0, help="show the version and exit")
+    full = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    class _Only:
+        """The sub-parsers' action, adding only the parser of the command asked for."""
+
+        def add_parser(self, name, **kw):
+            return full.add_parser(name, **kw) if command in (None, name) else _Skipped()
+    sub = _Only()
 
     v = sub.add_parser("validate", help="check spec files and report every problem")
     v.add_argument("specs", nargs="+", metavar="SPEC", help="a spec name (as in specs/) or a path")
@@ -147,11 +193,20 @@ def build_parser():
     nw.add_argument("--title", help="its title (default: the base's title, with house rules)")
     nw.set_defaults(func=cmd_new)
 
-    from . import explain as explain_cmd      # talon explain: the rulebook from the spec
-    explain_cmd.add_parser(sub)
-    from . import solve_cmd                   # talon solve: a record's play, every hand open
-    solve_cmd.add_parser(sub)
+    if command in (None, "explain"):
+        from . import explain as explain_cmd      # talon explain: the rulebook from the spec
+        explain_cmd.add_parser(sub)
+    if command in (None, "solve"):
+        from . import solve_cmd                   # talon solve: a record's play, every hand open
+        solve_cmd.add_parser(sub)
     return p
+
+
+class _Skipped:
+    """Stands for the parser of a command not being built: takes its arguments."""
+
+    def __getattr__(self, name):
+        return lambda *a, **kw: self
 
 
 # ------------------------------------------------------------------ validate
