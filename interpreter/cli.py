@@ -1,7 +1,6 @@
 """The `talon` command: validate, simulate, replay and play specs."""
 from __future__ import annotations
 
-import json
 import re
 import sys
 
@@ -54,18 +53,21 @@ def _output_error(e) -> bool:
     return isinstance(e, OutputError)
 
 
+_PLAIN_FLAGS = ("--json", "--no-cache")
+
+
 def _plain_validate(argv):
-    """`talon validate SPEC… [--json]` written plainly (no other option, nothing that
-    starts with `-`): its arguments as argparse would read them, without loading
-    argparse; anything else (None) goes through the parser."""
+    """`talon validate SPEC… [--json] [--no-cache]` written plainly (no other option,
+    nothing else that starts with `-`): its arguments as argparse would read them,
+    without loading argparse; anything else (None) goes through the parser."""
     if len(argv) < 2 or argv[0] != "validate":
         return None
-    specs = [a for a in argv[1:] if a != "--json"]
+    specs = [a for a in argv[1:] if a not in _PLAIN_FLAGS]
     if not specs or any(a.startswith("-") for a in specs):
         return None
     from types import SimpleNamespace
-    return SimpleNamespace(command="validate", specs=specs, json=len(specs) < len(argv) - 1,
-                           func=cmd_validate)
+    return SimpleNamespace(version=None, command="validate", specs=specs, json="--json" in argv[1:],
+                           no_cache="--no-cache" in argv[1:], func=cmd_validate)
 
 
 def _clean(text) -> str:
@@ -131,6 +133,8 @@ def build_parser(command: str | None = None):
     v = sub.add_parser("validate", help="check spec files and report every problem")
     v.add_argument("specs", nargs="+", metavar="SPEC", help="a spec name (as in specs/) or a path")
     v.add_argument("--json", action="store_true", help="print the diagnostics as JSON")
+    v.add_argument("--no-cache", action="store_true",
+                   help="read, check and replay everything anew: neither use nor fill the user's cache")
     v.set_defaults(func=cmd_validate)
 
     s = sub.add_parser("simulate", help="play many deals (random, heuristic or PIMC players) and summarise them")
@@ -296,18 +300,27 @@ def _check_examples(game, out: Collector) -> int:
     from pathlib import Path
 
     from .errors import Location
-    from .records import check_examples
     folder = getattr(game, "examples", "")
     if not folder:
         return 0
     if not Path(folder).is_dir():
         out.warn(Location(game.path), f"the examples folder `{folder}` does not exist")
         return 0
+    key = _examples_key(game, folder, out)
+    if key is not None:
+        from . import usercache
+        replayed = usercache.load(_EXAMPLES, key)
+        if isinstance(replayed, int):
+            return replayed
+    from .records import check_examples
     try:
         results = check_examples(game, folder)
     except Exception as e:          # a bug, not the user's: still no traceback
         out.error(Location(folder), f"internal error while replaying the examples ({type(e).__name__}: {e})")
         return 0
+    if key is not None and not any(problems for _, problems in results):
+        from . import usercache
+        usercache.keep(_EXAMPLES, key, len(results))
     for path, problems in results:
         for problem in problems:
             if problem.startswith(str(path)):       # unreadable or malformed: says where itself
@@ -317,10 +330,54 @@ def _check_examples(game, out: Collector) -> int:
     return len(results)
 
 
+# Examples that all replayed as their `expect:` says are remembered in the user's cache
+# folder (``usercache``), keyed by everything the replay depends on: the text and path of
+# every file the game was built from (the spec, its bases, their tables), the examples
+# folder, the name and content of every record file in it, and Talon's own code (every
+# module's path, size and time of change, the interpreter, PyYAML). A validate of an
+# unchanged spec by unchanged code then reports the same count without replaying; any
+# change replays them all, and a problem is never remembered.
+_EXAMPLES = "examples-passed"
+_MAX_EXAMPLES_BYTES = 8_000_000     # more than that is replayed, not hashed
+
+
+def _examples_key(game, folder: str, out: Collector) -> str | None:
+    import os
+    import stat
+    from pathlib import Path
+
+    from . import usercache
+    if usercache.folder(_EXAMPLES) is None:
+        return None
+    here = Path(folder)
+    parts = [str(folder), getattr(game, "path", ""), usercache.code_mark(".")]
+    for path, text in sorted(out.sources.items()):
+        parts += [path, text]
+    total = 0
+    try:
+        files = sorted(here.glob("*.y*ml")) + sorted(here.glob("*.json"))
+        for f in files:                 # what the replay would refuse, it reports
+            fd = os.open(f, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+            with os.fdopen(fd, "rb") as fh:     # a FIFO is never waited on
+                st = os.fstat(fd)
+                total += st.st_size
+                if not stat.S_ISREG(st.st_mode) or total > _MAX_EXAMPLES_BYTES:
+                    return None
+                parts += [str(f), fh.read(_MAX_EXAMPLES_BYTES + 1)]
+    except OSError:
+        return None
+    return usercache.digest(*parts)
+
+
 def cmd_validate(args) -> int:
     """Check each spec; print every diagnostic (`path:line:col: error: …`, the line, a
     caret, a hint). Exit 0 when all are valid, 1 when one is invalid, 2 when one cannot
-    be read (missing file, folder, unreadable)."""
+    be read (missing file, folder, unreadable). With --no-cache nothing is taken from
+    (or kept in) the user's cache: every spec and table is read and checked, and every
+    example replayed."""
+    if getattr(args, "no_cache", False):
+        from . import usercache
+        usercache.OFF = True
     results = []
     worst = EXIT_OK
     several = len(args.specs) > 1
@@ -349,6 +406,7 @@ def cmd_validate(args) -> int:
             _err(f"{ref}: {_count(len(errors), 'error')}" +
                  (f", {_count(len(warnings), 'warning')}" if warnings else ""))
     if args.json:
+        import json
         print(json.dumps(results if several else results[0], indent=2, ensure_ascii=False))
     return worst
 
@@ -517,6 +575,7 @@ def _players_line(agents, names=None) -> str | None:
 
 
 def cmd_simulate(args) -> int:
+    import json
     from .records import AtomicWriter, OutputError, dump_yaml, record_spec_ref, spec_files
     from .simulate import plot, render_stats, simulate
     from .spec import load
@@ -583,6 +642,7 @@ def cmd_simulate(args) -> int:
 
 
 def cmd_compare(args) -> int:
+    import json
     from .records import spec_files
     from .simulate import compare, compare_json, plot, render_compare
     from .spec import load
@@ -763,6 +823,7 @@ def cmd_replay_each(args) -> int:
     """`talon replay --each FILE`: replay every record of a many-record file (JSON Lines
     are read a line at a time); report the records that do not replay, each on its own
     line, and go on with the others; a summary at the end."""
+    import json
     from pathlib import Path
 
     from .records import is_json_lines, iter_json_lines, read_record_file, record_spec, replay_record
@@ -856,6 +917,7 @@ def _not_a_record(path: str) -> int | None:
 
 
 def cmd_replay(args) -> int:
+    import json
     bad = _not_a_record(args.record) or (_spec_usage(args.spec) if args.spec else None)
     if bad:
         return bad
@@ -931,6 +993,7 @@ def render_replay(rep, d: dict) -> str:
 
 # ------------------------------------------------------------------ diff
 def cmd_diff(args) -> int:
+    import json
     from .spec.diff import diff, render
     from .spec import load
     bad = _spec_usage(args.base, args.variant)
@@ -990,6 +1053,7 @@ def bundled_specs() -> list:
 
 
 def cmd_list(args) -> int:
+    import json
     specs = bundled_specs()
     if args.json:
         print(json.dumps(specs, indent=2, ensure_ascii=False))

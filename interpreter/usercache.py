@@ -48,7 +48,7 @@ def code_mark(*names: str) -> str:
     here = os.path.dirname(os.path.abspath(__file__))
     files = []
     for name in names:
-        p = os.path.join(here, name)
+        p = os.path.normpath(os.path.join(here, name))
         if name.endswith(".py"):
             files.append(p)
             continue
