@@ -237,9 +237,10 @@ def _unreadable(ref: str):
     return None
 
 
-_TABLE_KEYS = re.compile(r"(?m)^(suits|ranks|points|values|ladder)\s*:")
-_RECORD_KEYS = re.compile(r"(?m)^(?:-\s+)?(spec|seats|dealer|hands|actions|deals)\s*:"
-                          r"|\"(spec|seats|hands|actions)\"\s*:")
+# patterns (compiled by `re` when first used)
+_TABLE_KEYS = r"(?m)^(suits|ranks|points|values|ladder)\s*:"
+_RECORD_KEYS = (r"(?m)^(?:-\s+)?(spec|seats|dealer|hands|actions|deals)\s*:"
+                r"|\"(spec|seats|hands|actions)\"\s*:")
 
 
 def _not_a_spec(ref: str):
@@ -254,10 +255,10 @@ def _not_a_spec(ref: str):
             head = fh.read(65536).decode("utf-8", "replace")
     except OSError:
         return None
-    if _TABLE_KEYS.search(head):
+    if re.search(_TABLE_KEYS, head):
         return (f"`{ref}` is a tables file (YAML), not a spec",
                 f"a spec uses it on its `tables \"{path.name}\"` line: validate that spec (a .talon file)")
-    if _RECORD_KEYS.search(head):
+    if re.search(_RECORD_KEYS, head):
         many = sum(1 for ln in head.splitlines() if ln.lstrip().startswith("{")) > 1 or "\n---" in head[4:]
         return (f"`{ref}` is a hand record, not a spec",
                 f"check it with `talon replay {'--each ' if many else ''}{ref}`")
@@ -350,7 +351,7 @@ def _examples_key(game, folder: str, out: Collector) -> str | None:
     if usercache.folder(_EXAMPLES) is None:
         return None
     here = Path(folder)
-    parts = [str(folder), getattr(game, "path", ""), usercache.code_mark(".")]
+    parts = [str(folder), getattr(game, "path", ""), usercache.code_mark()]
     for path, text in sorted(out.sources.items()):
         parts += [path, text]
     total = 0
@@ -1129,7 +1130,7 @@ def _not_a_spec_usage(ref: str):
     return None
 
 
-_SPECNAME = re.compile(r"[a-z0-9][a-z0-9-]*")
+_SPECNAME = r"[a-z0-9][a-z0-9-]*"
 
 
 def cmd_new(args) -> int:
@@ -1142,7 +1143,7 @@ def cmd_new(args) -> int:
     from .resources import specs_dir
     from .spec import bundled_names, load, resolve
     name = args.variant
-    if not _SPECNAME.fullmatch(name):
+    if not re.fullmatch(_SPECNAME, name):
         hint = ""
         if name.endswith(".talon") or "/" in name:
             stem = Path(name).stem
@@ -1161,7 +1162,7 @@ def cmd_new(args) -> int:
     out_path = Path(args.out) if args.out else Path(f"{name}.talon")
     if not bundled:
         # `extends NAME` finds a bundled spec, or NAME.talon beside the variant.
-        if not _SPECNAME.fullmatch(base_name) or base_name in bundled_names():
+        if not re.fullmatch(_SPECNAME, base_name) or base_name in bundled_names():
             return _usage(f"a variant extends a bundled spec, or a spec named like `my-game.talon` beside it; "
                           f"`{base_path}` cannot be named that way")
         if os.path.realpath(out_path.parent if str(out_path.parent) else ".") != os.path.realpath(base_path.parent):

@@ -39,31 +39,34 @@ def digest(*parts) -> str:
     return h.hexdigest()
 
 
-def code_mark(*names: str) -> str:
-    """What identifies the code of the modules `names` (Python files of this package,
-    as paths relative to it, or folders of it, all their .py files), of the interpreter,
-    and of the libraries PyYAML and Lark: each file's path, size and time of change.
-    That is how the interpreter itself tells whether its compiled copy of a module is
-    out of date, so a cached result keyed by it is stale whenever the code's is."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    files = []
-    for name in names:
-        p = os.path.normpath(os.path.join(here, name))
-        if name.endswith(".py"):
-            files.append(p)
-            continue
-        for root, dirs, found in os.walk(p):
-            dirs.sort()
-            files += [os.path.join(root, f) for f in sorted(found) if f.endswith(".py")]
-    files += [_library(lib) for lib in ("yaml", "lark")]
-    out = [sys.version, sys.executable]
-    for f in files:
-        try:
-            st = os.stat(f)
-            out.append(f"{f}:{st.st_size}:{st.st_mtime_ns}")
-        except (OSError, TypeError):
-            out.append(f"{f}:-")
-    return "\n".join(out)
+_MARK = None
+
+
+def code_mark() -> str:
+    """What identifies Talon's code: every module of the package and its grammar and
+    schema files (each file's path, size and time of change, which is how the
+    interpreter itself tells whether its compiled copy of a module is out of date, so a
+    result cached under this mark is stale whenever the code's is), the interpreter, and
+    the libraries PyYAML and Lark. Worked out once per process."""
+    global _MARK
+    if _MARK is None:
+        from .resources import grammar_path
+        here = os.path.dirname(os.path.abspath(__file__))
+        files = []
+        for top in dict.fromkeys((here, os.path.dirname(os.path.abspath(grammar_path("talon.lark"))))):
+            for root, dirs, found in os.walk(top):
+                dirs[:] = sorted(d for d in dirs if d not in ("__pycache__", "specs"))
+                files += [os.path.join(root, f) for f in sorted(found) if f.endswith((".py", ".lark", ".json"))]
+        files += [_library(lib) for lib in ("yaml", "lark")]
+        out = [sys.version, sys.executable]
+        for f in files:
+            try:
+                st = os.stat(f)
+                out.append(f"{f}:{st.st_size}:{st.st_mtime_ns}")
+            except (OSError, TypeError):
+                out.append(f"{f}:-")
+        _MARK = "\n".join(out)
+    return _MARK
 
 
 def _library(name: str) -> str:
@@ -75,16 +78,26 @@ def _library(name: str) -> str:
     return name
 
 
+def _pickle():
+    """The pickle module's C half where there is one (what `pickle` itself uses), without
+    the Python half's start-up cost."""
+    try:
+        import _pickle as pickle
+    except ImportError:         # pragma: no cover - another interpreter
+        import pickle
+    return pickle
+
+
 def load(name: str, key: str):
     """The object kept under `key` in folder `name`, or None (missing, partly written,
     from another version: worked out anew)."""
     where = folder(name)
     if where is None:
         return None
-    import pickle
     try:
         with open(where / f"{key}.pickle", "rb") as f:
-            return pickle.load(f)
+            data = f.read()
+        return _pickle().loads(data)
     except Exception:
         return None
 
@@ -94,9 +107,8 @@ def keep(name: str, key: str, obj) -> None:
     where = folder(name)
     if where is None:
         return
-    import pickle
     try:
-        data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+        data = _pickle().dumps(obj, protocol=-1)     # the highest protocol
     except Exception:            # what cannot be kept is worked out again next time
         return
     write(where / f"{key}.pickle", data)

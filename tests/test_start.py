@@ -187,7 +187,7 @@ def test_examples_are_replayed_again_when_the_code_changes(cache, monkeypatch):
     assert cli.validate_one("whist")[2] == 0
     assert len(calls) == 1
     mark = usercache.code_mark
-    monkeypatch.setattr(usercache, "code_mark", lambda *names: mark(*names) + "\nchanged")
+    monkeypatch.setattr(usercache, "code_mark", lambda: mark() + "\nchanged")
     out, game, status = cli.validate_one("whist")
     assert status == 0 and out.examples_checked == 4 and len(calls) == 2
 
@@ -195,9 +195,12 @@ def test_examples_are_replayed_again_when_the_code_changes(cache, monkeypatch):
 def test_the_code_mark_follows_every_module_of_the_package():
     from talon_cards import usercache
     here = Path(usercache.__file__).parent
-    paths = {line.rsplit(":", 2)[0] for line in usercache.code_mark(".").splitlines()}
-    for module in ("engine/play.py", "records.py", "rules/scoring.py", "model/game.py", "cli.py"):
+    from talon_cards.resources import grammar_path
+    paths = {line.rsplit(":", 2)[0] for line in usercache.code_mark().splitlines()}
+    for module in ("engine/play.py", "records.py", "rules/scoring.py", "model/game.py", "cli.py",
+                   "language/parser.py"):
         assert str(here / module) in paths
+    assert str(grammar_path("talon.lark").resolve()) in paths
     assert any(p.endswith(os.path.join("yaml", "__init__.py")) for p in paths)
 
 

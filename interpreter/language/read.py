@@ -2,8 +2,6 @@
 in the player's words (``syntax_errors``)."""
 from __future__ import annotations
 
-from pathlib import Path
-
 from ..errors import Collector, Location
 from .tree import SpecFile
 
@@ -48,11 +46,10 @@ def parse(text: str, path: str, out: Collector) -> SpecFile | None:
 
 # ---------------------------------------------------------------- the reading cached
 # A spec file read without a remark is kept, pickled, in the user's cache folder, keyed
-# by its text, its path and the reader itself (the grammar and the modules that build
-# the result, the interpreter and the parsing library), so that a fresh process reads
-# an unchanged spec without loading the parser or lexing the text. A file that is
-# missing, unreadable or stale is read anew.
-_READER = ("parser.py", "read.py", "tree.py", "syntax_errors.py", "grammar.py")
+# by its text, its path and the reader itself (Talon's code and grammar, the interpreter
+# and the parsing library: ``usercache.code_mark``), so that a fresh process reads an
+# unchanged spec without loading the parser or lexing the text. A file that is missing,
+# unreadable or stale is read anew.
 _FOLDER = "specs-read"
 
 
@@ -60,13 +57,7 @@ def _cache_key(text: str, path: str):
     from .. import usercache
     if usercache.folder(_FOLDER) is None:
         return None
-    try:
-        from .grammar import grammar_text
-        here = Path(__file__).parent
-        return usercache.digest(text, path, grammar_text(), usercache.code_mark("errors.py"),
-                                *((here / f).read_text(encoding="utf-8") for f in _READER))
-    except (OSError, RuntimeError, ValueError):
-        return None
+    return usercache.digest(text, path, usercache.code_mark())
 
 
 def _cached(key):

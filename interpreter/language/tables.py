@@ -213,7 +213,7 @@ def _read_key(text: str, path: str) -> str | None:
     from .. import usercache
     if usercache.folder(_READ) is None:
         return None
-    return usercache.digest(text, path, usercache.code_mark("language/tables.py", "errors.py"))
+    return usercache.digest(text, path, usercache.code_mark())
 
 
 def _read_before(key):

@@ -82,6 +82,18 @@ class Statement:
     rule: str = ""
 
 
+def _beaten_by(keys: tuple) -> tuple:
+    """For each card, the mask of the cards whose key is higher."""
+    of_key: dict = {}
+    for c, k in enumerate(keys):
+        of_key[k] = of_key.get(k, 0) | (1 << c)
+    above, higher = {}, 0
+    for k in sorted(of_key, reverse=True):
+        above[k] = higher
+        higher |= of_key[k]
+    return tuple(above[k] for k in keys)
+
+
 @record(frozen=True)
 class Game:
     """A compiled spec: everything the engine needs, nothing it must interpret."""
@@ -196,8 +208,7 @@ class Game:
             keys_all.append(tuple(per_led))
         S(self, "trick_keys", tuple(keys_all))
         # beats[trumps + 1][suit led][card]: the mask of the cards that beat it.
-        S(self, "beats", tuple(tuple(tuple(sum(1 << c for c in range(n) if keys[c] > keys[w]) for w in range(n))
-                                     for keys in per_led) for per_led in keys_all))
+        S(self, "beats", tuple(tuple(_beaten_by(keys) for keys in per_led) for per_led in keys_all))
         leads = []
         for mi, m in enumerate(self.melds):
             for suit in range(n_suits):
