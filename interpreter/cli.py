@@ -376,9 +376,16 @@ def cmd_validate(args) -> int:
     be read (missing file, folder, unreadable). With --no-cache nothing is taken from
     (or kept in) the user's cache: every spec and table is read and checked, and every
     example replayed."""
-    if getattr(args, "no_cache", False):
-        from . import usercache
-        usercache.OFF = True
+    from . import usercache
+    off = usercache.OFF
+    usercache.OFF = off or bool(getattr(args, "no_cache", False))
+    try:
+        return _validate_all(args)
+    finally:
+        usercache.OFF = off             # for this command only (main may be called again)
+
+
+def _validate_all(args) -> int:
     results = []
     worst = EXIT_OK
     several = len(args.specs) > 1
@@ -769,7 +776,7 @@ def _replayed(rec: dict, game) -> dict:
 
 
 def render_showcase(items: list, folder, better: str | None = None) -> str:
-    from .report import deal_headline
+    from .report import deal_headline, table
     seats = list(items[0]["base"]["record"]["seats"]) if items else []
     if not items:
         return "no deal's result differs between the two specs"
@@ -817,7 +824,11 @@ def _deck_problem(base, variant, seats: int) -> str | None:
             f"under both specs, so they need the same deck, dealt the same way")
 
 
-from .report import table  # noqa: E402  (kept importable from here)
+def __getattr__(name):
+    if name == "table":                 # kept importable from here, loaded when asked for
+        from .report import table
+        return table
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def cmd_replay_each(args) -> int:

@@ -58,7 +58,7 @@ def code_mark() -> str:
                 dirs[:] = sorted(d for d in dirs if d not in ("__pycache__", "specs"))
                 files += [os.path.join(root, f) for f in sorted(found) if f.endswith((".py", ".lark", ".json"))]
         files += [_library(lib) for lib in ("yaml", "lark")]
-        out = [sys.version, sys.executable]
+        out = [sys.version]
         for f in files:
             try:
                 st = os.stat(f)

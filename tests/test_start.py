@@ -297,3 +297,11 @@ def test_records_behave_as_dataclasses_do():
     bag = B2()
     bag.name = "other"
     assert bag.name == "other"
+
+
+def test_no_cache_holds_for_that_command_only(cache, capsys):
+    from talon_cards import cli, usercache
+    assert cli.main(["validate", "--no-cache", "whist"]) == 0
+    assert usercache.OFF is False and not cache.exists()
+    assert cli.main(["validate", "whist"]) == 0
+    assert (cache / "talon-cards" / "examples-passed").is_dir()
