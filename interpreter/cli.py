@@ -1,8 +1,6 @@
 """The `talon` command: validate, simulate, replay and play specs."""
 from __future__ import annotations
 
-import argparse
-import json
 import re
 import sys
 
@@ -11,16 +9,27 @@ from .errors import Collector, IllegalAction, RecordError, SpecError, TalonError
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
 
+# The sub-commands, in the order `talon --help` lists them.
+COMMANDS = ("validate", "simulate", "compare", "replay", "diff", "play", "list", "show", "new",
+            "explain", "solve")
+
+
 def main(argv=None) -> int:
-    parser = build_parser()
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as e:
-        return int(e.code or 0) if e.code in (0, None) else EXIT_USAGE
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return EXIT_USAGE
-    from .records import OutputError
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = _plain_validate(argv)
+    if args is None:
+        # Only the parser of the command named is built (building all of them, and
+        # importing the modules that describe `explain` and `solve`, costs a fresh
+        # process more than the rest of its start); the help, a mistake or no command
+        # at all get the whole parser.
+        parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as e:
+            return int(e.code or 0) if e.code in (0, None) else EXIT_USAGE
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return EXIT_USAGE
     try:
         return args.func(args)
     except KeyboardInterrupt:
@@ -31,17 +40,42 @@ def main(argv=None) -> int:
     except SpecError as e:
         _err(str(e))
         return EXIT_INVALID
-    except OutputError as e:            # a file that cannot be written: an I/O error
-        _err(f"talon: {e}")
-        return EXIT_USAGE
     except TalonError as e:
+        if _output_error(e):            # a file that cannot be written: an I/O error
+            _err(f"talon: {e}")
+            return EXIT_USAGE
         _err(f"talon: {e}")
         return EXIT_INVALID
+
+
+def _output_error(e) -> bool:
+    from .records import OutputError
+    return isinstance(e, OutputError)
+
+
+_PLAIN_FLAGS = ("--json", "--no-cache")
+
+
+def _plain_validate(argv):
+    """`talon validate SPEC… [--json] [--no-cache]` written plainly (no other option,
+    nothing else that starts with `-`): its arguments as argparse would read them,
+    without loading argparse; anything else (None) goes through the parser."""
+    if len(argv) < 2 or argv[0] != "validate":
+        return None
+    specs = [a for a in argv[1:] if a not in _PLAIN_FLAGS]
+    if not specs or any(a.startswith("-") for a in specs):
+        return None
+    from types import SimpleNamespace
+    return SimpleNamespace(version=None, command="validate", specs=specs, json="--json" in argv[1:],
+                           no_cache="--no-cache" in argv[1:], func=cmd_validate)
 
 
 def _clean(text) -> str:
     """User text (titles, seat names, actions, file lines) with terminal control
     characters shown as escapes, never sent to the terminal."""
+    text = str(text)
+    if text.isprintable() or text.replace("\n", "").replace("\t", "").isprintable():
+        return text             # no control character (they are all unprintable)
     from .records import printable
     return printable(text)
 
@@ -68,23 +102,39 @@ def _version() -> str:
     return __version__
 
 
-class _VersionAction(argparse.Action):
-    """`--version`: the installed version, looked up only when asked for (reading the
-    package metadata costs a fresh process more than the rest of its start)."""
+def _version_action():
+    import argparse
 
-    def __call__(self, parser, namespace, values, option_string=None):
-        print(f"talon {_version()}")
-        parser.exit()
+    class _VersionAction(argparse.Action):
+        """`--version`: the installed version, looked up only when asked for (reading the
+        package metadata costs a fresh process more than the rest of its start)."""
+
+        def __call__(self, parser, namespace, values, option_string=None):
+            print(f"talon {_version()}")
+            parser.exit()
+    return _VersionAction
 
 
-def build_parser():
+def build_parser(command: str | None = None):
+    """The `talon` command's parser: every sub-command, or only the one named `command`
+    (the same parser for that command: its help, usage and errors are the same)."""
+    import argparse
     p = argparse.ArgumentParser(prog="talon", description="Rules-as-data engine for trick-taking card games.")
-    p.add_argument("--version", action=_VersionAction, nargs=0, help="show the version and exit")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    p.add_argument("--version", action=_version_action(), nargs=0, help="show the version and exit")
+    full = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    class _Only:
+        """The sub-parsers' action, adding only the parser of the command asked for."""
+
+        def add_parser(self, name, **kw):
+            return full.add_parser(name, **kw) if command in (None, name) else _Skipped()
+    sub = _Only()
 
     v = sub.add_parser("validate", help="check spec files and report every problem")
     v.add_argument("specs", nargs="+", metavar="SPEC", help="a spec name (as in specs/) or a path")
     v.add_argument("--json", action="store_true", help="print the diagnostics as JSON")
+    v.add_argument("--no-cache", action="store_true",
+                   help="read, check and replay everything anew: neither use nor fill the user's cache")
     v.set_defaults(func=cmd_validate)
 
     s = sub.add_parser("simulate", help="play many deals (random, heuristic or PIMC players) and summarise them")
@@ -147,11 +197,20 @@ def build_parser():
     nw.add_argument("--title", help="its title (default: the base's title, with house rules)")
     nw.set_defaults(func=cmd_new)
 
-    from . import explain as explain_cmd      # talon explain: the rulebook from the spec
-    explain_cmd.add_parser(sub)
-    from . import solve_cmd                   # talon solve: a record's play, every hand open
-    solve_cmd.add_parser(sub)
+    if command in (None, "explain"):
+        from . import explain as explain_cmd      # talon explain: the rulebook from the spec
+        explain_cmd.add_parser(sub)
+    if command in (None, "solve"):
+        from . import solve_cmd                   # talon solve: a record's play, every hand open
+        solve_cmd.add_parser(sub)
     return p
+
+
+class _Skipped:
+    """Stands for the parser of a command not being built: takes its arguments."""
+
+    def __getattr__(self, name):
+        return lambda *a, **kw: self
 
 
 # ------------------------------------------------------------------ validate
@@ -178,9 +237,10 @@ def _unreadable(ref: str):
     return None
 
 
-_TABLE_KEYS = re.compile(r"(?m)^(suits|ranks|points|values|ladder)\s*:")
-_RECORD_KEYS = re.compile(r"(?m)^(?:-\s+)?(spec|seats|dealer|hands|actions|deals)\s*:"
-                          r"|\"(spec|seats|hands|actions)\"\s*:")
+# patterns (compiled by `re` when first used)
+_TABLE_KEYS = r"(?m)^(suits|ranks|points|values|ladder)\s*:"
+_RECORD_KEYS = (r"(?m)^(?:-\s+)?(spec|seats|dealer|hands|actions|deals)\s*:"
+                r"|\"(spec|seats|hands|actions)\"\s*:")
 
 
 def _not_a_spec(ref: str):
@@ -195,10 +255,10 @@ def _not_a_spec(ref: str):
             head = fh.read(65536).decode("utf-8", "replace")
     except OSError:
         return None
-    if _TABLE_KEYS.search(head):
+    if re.search(_TABLE_KEYS, head):
         return (f"`{ref}` is a tables file (YAML), not a spec",
                 f"a spec uses it on its `tables \"{path.name}\"` line: validate that spec (a .talon file)")
-    if _RECORD_KEYS.search(head):
+    if re.search(_RECORD_KEYS, head):
         many = sum(1 for ln in head.splitlines() if ln.lstrip().startswith("{")) > 1 or "\n---" in head[4:]
         return (f"`{ref}` is a hand record, not a spec",
                 f"check it with `talon replay {'--each ' if many else ''}{ref}`")
@@ -241,18 +301,27 @@ def _check_examples(game, out: Collector) -> int:
     from pathlib import Path
 
     from .errors import Location
-    from .records import check_examples
     folder = getattr(game, "examples", "")
     if not folder:
         return 0
     if not Path(folder).is_dir():
         out.warn(Location(game.path), f"the examples folder `{folder}` does not exist")
         return 0
+    key = _examples_key(game, folder, out)
+    if key is not None:
+        from . import usercache
+        replayed = usercache.load(_EXAMPLES, key)
+        if isinstance(replayed, int):
+            return replayed
+    from .records import check_examples
     try:
         results = check_examples(game, folder)
     except Exception as e:          # a bug, not the user's: still no traceback
         out.error(Location(folder), f"internal error while replaying the examples ({type(e).__name__}: {e})")
         return 0
+    if key is not None and not any(problems for _, problems in results):
+        from . import usercache
+        usercache.keep(_EXAMPLES, key, len(results))
     for path, problems in results:
         for problem in problems:
             if problem.startswith(str(path)):       # unreadable or malformed: says where itself
@@ -262,10 +331,61 @@ def _check_examples(game, out: Collector) -> int:
     return len(results)
 
 
+# Examples that all replayed as their `expect:` says are remembered in the user's cache
+# folder (``usercache``), keyed by everything the replay depends on: the text and path of
+# every file the game was built from (the spec, its bases, their tables), the examples
+# folder, the name and content of every record file in it, and Talon's own code (every
+# module's path, size and time of change, the interpreter, PyYAML). A validate of an
+# unchanged spec by unchanged code then reports the same count without replaying; any
+# change replays them all, and a problem is never remembered.
+_EXAMPLES = "examples-passed"
+_MAX_EXAMPLES_BYTES = 8_000_000     # more than that is replayed, not hashed
+
+
+def _examples_key(game, folder: str, out: Collector) -> str | None:
+    import os
+    import stat
+    from pathlib import Path
+
+    from . import usercache
+    if usercache.folder(_EXAMPLES) is None:
+        return None
+    here = Path(folder)
+    parts = [str(folder), getattr(game, "path", ""), usercache.code_mark()]
+    for path, text in sorted(out.sources.items()):
+        parts += [path, text]
+    total = 0
+    try:
+        files = sorted(here.glob("*.y*ml")) + sorted(here.glob("*.json"))
+        for f in files:                 # what the replay would refuse, it reports
+            fd = os.open(f, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+            with os.fdopen(fd, "rb") as fh:     # a FIFO is never waited on
+                st = os.fstat(fd)
+                total += st.st_size
+                if not stat.S_ISREG(st.st_mode) or total > _MAX_EXAMPLES_BYTES:
+                    return None
+                parts += [str(f), fh.read(_MAX_EXAMPLES_BYTES + 1)]
+    except OSError:
+        return None
+    return usercache.digest(*parts)
+
+
 def cmd_validate(args) -> int:
     """Check each spec; print every diagnostic (`path:line:col: error: …`, the line, a
     caret, a hint). Exit 0 when all are valid, 1 when one is invalid, 2 when one cannot
-    be read (missing file, folder, unreadable)."""
+    be read (missing file, folder, unreadable). With --no-cache nothing is taken from
+    (or kept in) the user's cache: every spec and table is read and checked, and every
+    example replayed."""
+    from . import usercache
+    off = usercache.OFF
+    usercache.OFF = off or bool(getattr(args, "no_cache", False))
+    try:
+        return _validate_all(args)
+    finally:
+        usercache.OFF = off             # for this command only (main may be called again)
+
+
+def _validate_all(args) -> int:
     results = []
     worst = EXIT_OK
     several = len(args.specs) > 1
@@ -294,6 +414,7 @@ def cmd_validate(args) -> int:
             _err(f"{ref}: {_count(len(errors), 'error')}" +
                  (f", {_count(len(warnings), 'warning')}" if warnings else ""))
     if args.json:
+        import json
         print(json.dumps(results if several else results[0], indent=2, ensure_ascii=False))
     return worst
 
@@ -462,6 +583,7 @@ def _players_line(agents, names=None) -> str | None:
 
 
 def cmd_simulate(args) -> int:
+    import json
     from .records import AtomicWriter, OutputError, dump_yaml, record_spec_ref, spec_files
     from .simulate import plot, render_stats, simulate
     from .spec import load
@@ -528,6 +650,7 @@ def cmd_simulate(args) -> int:
 
 
 def cmd_compare(args) -> int:
+    import json
     from .records import spec_files
     from .simulate import compare, compare_json, plot, render_compare
     from .spec import load
@@ -653,7 +776,7 @@ def _replayed(rec: dict, game) -> dict:
 
 
 def render_showcase(items: list, folder, better: str | None = None) -> str:
-    from .report import deal_headline
+    from .report import deal_headline, table
     seats = list(items[0]["base"]["record"]["seats"]) if items else []
     if not items:
         return "no deal's result differs between the two specs"
@@ -701,13 +824,18 @@ def _deck_problem(base, variant, seats: int) -> str | None:
             f"under both specs, so they need the same deck, dealt the same way")
 
 
-from .report import table  # noqa: E402  (kept importable from here)
+def __getattr__(name):
+    if name == "table":                 # kept importable from here, loaded when asked for
+        from .report import table
+        return table
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def cmd_replay_each(args) -> int:
     """`talon replay --each FILE`: replay every record of a many-record file (JSON Lines
     are read a line at a time); report the records that do not replay, each on its own
     line, and go on with the others; a summary at the end."""
+    import json
     from pathlib import Path
 
     from .records import is_json_lines, iter_json_lines, read_record_file, record_spec, replay_record
@@ -801,6 +929,7 @@ def _not_a_record(path: str) -> int | None:
 
 
 def cmd_replay(args) -> int:
+    import json
     bad = _not_a_record(args.record) or (_spec_usage(args.spec) if args.spec else None)
     if bad:
         return bad
@@ -876,6 +1005,7 @@ def render_replay(rep, d: dict) -> str:
 
 # ------------------------------------------------------------------ diff
 def cmd_diff(args) -> int:
+    import json
     from .spec.diff import diff, render
     from .spec import load
     bad = _spec_usage(args.base, args.variant)
@@ -935,6 +1065,7 @@ def bundled_specs() -> list:
 
 
 def cmd_list(args) -> int:
+    import json
     specs = bundled_specs()
     if args.json:
         print(json.dumps(specs, indent=2, ensure_ascii=False))
@@ -1010,7 +1141,7 @@ def _not_a_spec_usage(ref: str):
     return None
 
 
-_SPECNAME = re.compile(r"[a-z0-9][a-z0-9-]*")
+_SPECNAME = r"[a-z0-9][a-z0-9-]*"
 
 
 def cmd_new(args) -> int:
@@ -1023,7 +1154,7 @@ def cmd_new(args) -> int:
     from .resources import specs_dir
     from .spec import bundled_names, load, resolve
     name = args.variant
-    if not _SPECNAME.fullmatch(name):
+    if not re.fullmatch(_SPECNAME, name):
         hint = ""
         if name.endswith(".talon") or "/" in name:
             stem = Path(name).stem
@@ -1042,7 +1173,7 @@ def cmd_new(args) -> int:
     out_path = Path(args.out) if args.out else Path(f"{name}.talon")
     if not bundled:
         # `extends NAME` finds a bundled spec, or NAME.talon beside the variant.
-        if not _SPECNAME.fullmatch(base_name) or base_name in bundled_names():
+        if not re.fullmatch(_SPECNAME, base_name) or base_name in bundled_names():
             return _usage(f"a variant extends a bundled spec, or a spec named like `my-game.talon` beside it; "
                           f"`{base_path}` cannot be named that way")
         if os.path.realpath(out_path.parent if str(out_path.parent) else ".") != os.path.realpath(base_path.parent):

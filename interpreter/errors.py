@@ -5,7 +5,7 @@ Every spec error knows its file, line and column, and renders as
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from .model.record import field, record
 
 
 SHOWN_WIDTH = 100   # longest source line shown under a message (longer: a window)
@@ -15,7 +15,7 @@ class TalonError(ValueError):
     """Root of every error Talon reports to a user (never shown as a traceback)."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Location:
     path: str
     line: int = 0        # 1-based; 0 when unknown
@@ -28,7 +28,7 @@ class Location:
         return self.path
 
 
-@dataclass
+@record
 class Diagnostic:
     location: Location
     message: str
@@ -92,7 +92,7 @@ class IllegalAction(TalonError):
                 "legal": self.legal}
 
 
-@dataclass
+@record
 class Collector:
     """Collects diagnostics so that validation reports every problem at once."""
     sources: dict = field(default_factory=dict)   # path -> text
@@ -114,6 +114,11 @@ class Collector:
 
     def warn(self, loc: Location, message: str, hint: str = ""):
         self.error(loc, message, hint, severity="warning")
+
+    def take(self, other: "Collector"):
+        """Report here what `other` reported (each once, as always)."""
+        for d in other.diagnostics:
+            self.error(d.location, d.message, d.hint, d.severity)
 
     @property
     def errors(self):

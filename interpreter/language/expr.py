@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import operator
 import re
-from dataclasses import dataclass
+from ..model.record import record
 
 from ..engine.env import Env
 from ..errors import Collector, did_you_mean
@@ -23,7 +23,7 @@ SUIT_WORDS = {"spades": 0, "hearts": 1, "diamonds": 2, "clubs": 3}
 MAX_COST = 100_000          # evaluations one formula may cost (quantifiers multiply)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Scope:
     """What an expression may refer to where it stands."""
     where: str                 # static, deal, auction, play, meld, end, any

@@ -50,10 +50,11 @@ class GlueCheck:
 def parser() -> Lark:
     """The parser, built once per process; the built tables are cached on disk (in the
     system's temporary folder, keyed by the grammar's hash), so a fresh process loads
-    them instead of building them again."""
+    them instead of building them again (not with `validate --no-cache`)."""
+    from .. import usercache
     try:
         return Lark(grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=False,
-                    postlex=GlueCheck(), cache=True)
+                    postlex=GlueCheck(), cache=not usercache.OFF)
     except (OSError, EOFError, ValueError):         # an unusable cache: build without it
         return Lark(grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=False,
                     postlex=GlueCheck())

@@ -2,10 +2,6 @@
 in the player's words (``syntax_errors``)."""
 from __future__ import annotations
 
-import hashlib
-import pickle
-from pathlib import Path
-
 from ..errors import Collector, Location
 from .tree import SpecFile
 
@@ -19,7 +15,7 @@ def parse(text: str, path: str, out: Collector) -> SpecFile | None:
                   'a spec starts with its `game` or `variant` line, such as `game NAME "Title"`')
         return None
     full = text if text.endswith("\n") else text + "\n"
-    mark = _cache_file(full, path)
+    mark = _cache_key(full, path)
     spec = _cached(mark)
     if spec is not None:           # read before without a remark: its parentheses were fine
         return spec
@@ -35,62 +31,47 @@ def parse(text: str, path: str, out: Collector) -> SpecFile | None:
         return None
     if not check_header(tree, path, out) or not check_nesting(tree, path, out):
         return None
-    before = len(out.diagnostics)
+    mine = Collector(out.sources)       # its own remarks, even those `out` already holds
     try:
-        spec = build(tree, path, out, text)
+        spec = build(tree, path, mine, text)
     except RecursionError:
+        out.take(mine)
         out.error(Location(path, 1, 1), "the spec is nested too deeply to read")
         return None
-    if len(out.diagnostics) == before:
+    out.take(mine)
+    if not mine.diagnostics:
         _keep(mark, spec)
     return spec
 
 
 # ---------------------------------------------------------------- the reading cached
 # A spec file read without a remark is kept, pickled, in the user's cache folder, keyed
-# by its text, its path and the reader itself (the grammar and the modules that build
-# the result), so that a fresh process reads an unchanged spec without loading the
-# parser or lexing the text. A file that is missing, unreadable or stale is read anew.
-_READER = ("parser.py", "read.py", "tree.py", "syntax_errors.py", "grammar.py")
+# by its text, its path and the reader itself (Talon's code and grammar, the interpreter
+# and the parsing library: ``usercache.code_mark``), so that a fresh process reads an
+# unchanged spec without loading the parser or lexing the text. A file that is missing,
+# unreadable or stale is read anew.
+_FOLDER = "specs-read"
 
 
-def _cache_file(text: str, path: str):
+def _cache_key(text: str, path: str):
     from .. import usercache
-    where = usercache.folder("specs-read")
-    if where is None:
+    if usercache.folder(_FOLDER) is None:
         return None
-    try:
-        from .grammar import grammar_text
-        here = Path(__file__).parent
-        h = hashlib.sha256()
-        for part in (text, path, grammar_text(), *((here / f).read_text(encoding="utf-8") for f in _READER)):
-            h.update(part.encode("utf-8"))
-            h.update(b"\0")
-    except (OSError, RuntimeError, ValueError):
-        return None
-    return where / (h.hexdigest() + ".pickle")
+    return usercache.digest(text, path, usercache.code_mark())
 
 
-def _cached(mark):
-    if mark is None:
+def _cached(key):
+    if key is None:
         return None
-    try:
-        with open(mark, "rb") as f:
-            spec = pickle.load(f)
-    except Exception:            # missing, partly written or from another version: read anew
-        return None
+    from .. import usercache
+    spec = usercache.load(_FOLDER, key)
     return spec if isinstance(spec, SpecFile) else None
 
 
-def _keep(mark, spec):
-    if mark is None:
-        return
-    from .. import usercache
-    try:
-        data = pickle.dumps(spec, protocol=pickle.HIGHEST_PROTOCOL)
-    except Exception:            # a spec that cannot be kept is read again next time
-        return
-    usercache.write(mark, data)
+def _keep(key, spec):
+    if key is not None:
+        from .. import usercache
+        usercache.keep(_FOLDER, key, spec)
 
 
 def _report(e: Exception, path: str, text: str, out: Collector):

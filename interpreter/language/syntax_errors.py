@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
+from ..model.record import record
 from functools import lru_cache
 
 from lark import Token, Tree
@@ -123,7 +123,7 @@ def _section_names():
 
 
 # ------------------------------------------------------------------ one line's first error
-@dataclass
+@record
 class LineError:
     col: int               # 1-based column of the mistake
     end: int               # exclusive end column (0: one character)
@@ -233,7 +233,7 @@ def expected_at(mode: str, line: str, col: int) -> frozenset:
 
 
 # ------------------------------------------------------------------ repairs
-@dataclass
+@record
 class Repair:
     line: str              # the repaired line
     col: int               # where the mistake is

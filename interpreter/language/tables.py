@@ -12,12 +12,8 @@ contracts rather than JSON pointers.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 from functools import lru_cache
 from pathlib import Path
-
-import yaml
 
 from ..errors import Collector, Location, did_you_mean
 from ..resources import grammar_path
@@ -26,10 +22,16 @@ MAX_NODES = 20000
 MAX_DEPTH = 32
 MAX_BYTES = 1_000_000
 
-# PyYAML's parser and composer in C where it was built with libyaml (the same events
-# and nodes, several times faster); a file it refuses is read again by the Python
-# parser, whose messages the explanations below are written for
-YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+def __getattr__(name):
+    # PyYAML's parser and composer in C where it was built with libyaml (the same events
+    # and nodes, several times faster); a file it refuses is read again by the Python
+    # parser, whose messages the explanations below are written for. PyYAML is loaded
+    # only when a text is read (not for tables read before: see load_yaml).
+    if name == "YAML_LOADER":
+        import yaml
+        return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 RANK_WORDS = "A K Q J 10 9 8 7 6 5 4 3 2"
 _SAFE_TAGS = {"tag:yaml.org,2002:" + t for t in
@@ -43,6 +45,7 @@ def _schema_text() -> str:
 
 @lru_cache(maxsize=1)
 def _schema() -> dict:
+    import json
     return json.loads(_schema_text())
 
 
@@ -61,10 +64,18 @@ def _passed_mark(data) -> Path | None:
     if where is None:
         return None
     try:
-        text = _schema_text() + "\0" + json.dumps(data, sort_keys=True, default=repr)
-    except (OSError, TypeError, ValueError):
+        return where / usercache.digest(_schema_text(), _canonical(data))
+    except (OSError, TypeError, ValueError, RecursionError):
         return None
-    return where / hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _canonical(v) -> str:
+    """The data written out whole, mappings in the order of their keys."""
+    if isinstance(v, dict):
+        return "{" + ",".join(f"{k!r}:{_canonical(v[k])}" for k in sorted(v, key=repr)) + "}"
+    if isinstance(v, list):
+        return "[" + ",".join(map(_canonical, v)) + "]"
+    return f"{type(v).__name__}:{v!r}"
 
 
 class Positions(dict):
@@ -87,7 +98,7 @@ def _loc(path: str, mark, end_mark=None) -> Location:
     return Location(path, mark.line + 1, mark.column + 1, end)
 
 
-def _yaml_problem(e: yaml.YAMLError, path: str) -> tuple[Location, str, str]:
+def _yaml_problem(e, path: str) -> tuple[Location, str, str]:
     """A PyYAML error -> (where, message, hint) in plain words."""
     problem = (getattr(e, "problem", None) or str(e)).strip()
     context = (getattr(e, "context", None) or "").strip()
@@ -128,6 +139,7 @@ def _screened(text: str, path: str, out: Collector, loader, fast: bool):
     """The YAML's events screened (no aliases, no foreign tags, bounded depth and size),
     then its node tree; _FAILED after reporting, _RETRY where the fast parser refused
     the text (the Python parser then reads it again, for its words about the fault)."""
+    import yaml
     try:
         depth = count = docs = 0
         for event in yaml.parse(text, Loader=loader):
@@ -172,14 +184,55 @@ def _screened(text: str, path: str, out: Collector, loader, fast: bool):
 
 def load_yaml(text: str, path: str, out: Collector):
     """Parse YAML safely (no aliases, no foreign tags, bounded depth and size) into plain
-    data and positions. Returns (data, positions) or (None, positions) after reporting."""
-    pos = Positions()
+    data and positions. Returns (data, positions) or (None, positions) after reporting.
+
+    Tables read without a remark are kept in the user's cache folder (``usercache``),
+    keyed by the text, the path and the reading code, so that a fresh process reads
+    unchanged tables without loading PyYAML; anything else is read every time."""
     out.sources.setdefault(path, text)
     if len(text.encode("utf-8", "replace")) > MAX_BYTES:
         out.error(Location(path), f"the table file is too large (over {MAX_BYTES} bytes)")
-        return None, pos
-    for fast in ((True, False) if YAML_LOADER is not yaml.SafeLoader else (False,)):
-        node = _screened(text, path, out, YAML_LOADER if fast else yaml.SafeLoader, fast)
+        return None, Positions()
+    key = _read_key(text, path)
+    kept = _read_before(key)
+    if kept is not None:
+        return kept
+    mine = Collector(out.sources)       # its own remarks, even those `out` already holds
+    data, pos = _load_yaml(text, path, mine)
+    out.take(mine)
+    if data is not None and not mine.diagnostics and key is not None:
+        from .. import usercache
+        usercache.keep(_READ, key, (data, pos))
+    return data, pos
+
+
+_READ = "tables-read"
+
+
+def _read_key(text: str, path: str) -> str | None:
+    from .. import usercache
+    if usercache.folder(_READ) is None:
+        return None
+    return usercache.digest(text, path, usercache.code_mark())
+
+
+def _read_before(key):
+    if key is None:
+        return None
+    from .. import usercache
+    kept = usercache.load(_READ, key)
+    if (isinstance(kept, tuple) and len(kept) == 2 and isinstance(kept[0], dict)
+            and isinstance(kept[1], Positions)):
+        return kept
+    return None
+
+
+def _load_yaml(text: str, path: str, out: Collector):
+    import yaml
+    yaml_loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    pos = Positions()
+    for fast in ((True, False) if yaml_loader is not yaml.SafeLoader else (False,)):
+        node = _screened(text, path, out, yaml_loader if fast else yaml.SafeLoader, fast)
         if node is not _RETRY:
             break
     if node is _FAILED:
@@ -256,6 +309,7 @@ def _show(v) -> str:
     if v is None:
         return "nothing"
     if isinstance(v, (list, dict)):
+        import json
         text = json.dumps(v, default=str)
         return text if len(text) <= 40 else text[:37] + "…"
     return str(v)
@@ -324,6 +378,7 @@ def _explain(err, data, pos: Positions, path: str):
                 yield here, f"`{'.'.join(map(str, kp))}` has no `{r}`", ""
         return
     if v == "uniqueItems" and isinstance(inst, list):
+        import json
         seen = set()
         for i, x in enumerate(inst):
             key = json.dumps(x, sort_keys=True, default=str)

@@ -1,14 +1,14 @@
 """The parse tree of a spec: small frozen nodes that keep their source position."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from ..model.record import field, record
 
 from ..errors import Location
 
 SECTIONS = ("players", "deal", "auction", "contract", "exchange", "play", "melds", "scoring", "end", "tables")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class E:
     """An expression node: op is one of num, name, lookup, call, arith, neg, not, and,
     or, cmp, is, isnot, if, any_seat, every_seat."""
@@ -49,14 +49,14 @@ class E:
         return self.op
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Body:
     kind: str
     args: dict
     loc: Location
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Item:
     """One line of a section: a rule (or an edit of the base's rule in a variant)."""
     action: str            # rule, add, replace, remove, set, remove_entry
@@ -71,7 +71,7 @@ class Item:
     text: str = ""         # the rule's body as written (for explanations)
 
 
-@dataclass
+@record
 class SpecFile:
     path: str
     kind: str = "game"     # game or variant

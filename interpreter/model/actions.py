@@ -8,14 +8,14 @@ int layout.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .record import record
 
 SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 VERBS = ("pass", "bid", "look", "abandon", "trumps", "contract", "give", "play", "concede",
          "close", "exchange")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Action:
     """One action, without its seat. Fields used by each verb:
 

@@ -6,12 +6,12 @@ as callables ``f(state, env)``; mechanisms as small frozen records and tuples.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from .record import field, record
 
 from .actions import Codec, SUIT_WORDS
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Contract:
     """One entry of a contract ladder (a row of the YAML table)."""
     name: str
@@ -24,7 +24,7 @@ class Contract:
     columns: dict
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Meld:
     name: str
     ranks: tuple          # rank indices
@@ -34,7 +34,7 @@ class Meld:
     announce_when: object = None   # f(st, env) -> bool, or None (any lead)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DealStep:
     """`rounds` rounds of `each` cards to every active seat, then `to_talon` cards to
     the talon after each round. `rounds` is a number or f(st, env) (it may depend on the
@@ -44,7 +44,7 @@ class DealStep:
     to_talon: int
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CardSet:
     """A set of cards named in a follow or lead rule: kinds suit-led, trump,
     beats-trick, trump-beats, points, no-points, suit (arg: suit), card (arg: card);
@@ -55,7 +55,7 @@ class CardSet:
         return any(k in ("suit-led", "beats-trick", "trump-beats") for k, _ in self.parts)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Narrow:
     """A follow or lead rule: `must` narrows the cards a seat may play to `cards` when
     that leaves one; `not` takes `cards` away when something else is left. `on` is
@@ -71,7 +71,7 @@ class Narrow:
     words: str = ""       # the rule as written, for "why illegal"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Statement:
     """One scoring statement: when `when` holds, for every seat of `payee`, the
     `effects` in order: ("score", f) adds to the score, ("set", counter, f) sets a
@@ -82,7 +82,19 @@ class Statement:
     rule: str = ""
 
 
-@dataclass(frozen=True)
+def _beaten_by(keys: tuple) -> tuple:
+    """For each card, the mask of the cards whose key is higher."""
+    of_key: dict = {}
+    for c, k in enumerate(keys):
+        of_key[k] = of_key.get(k, 0) | (1 << c)
+    above, higher = {}, 0
+    for k in sorted(of_key, reverse=True):
+        above[k] = higher
+        higher |= of_key[k]
+    return tuple(above[k] for k in keys)
+
+
+@record(frozen=True)
 class Game:
     """A compiled spec: everything the engine needs, nothing it must interpret."""
     name: str
@@ -196,8 +208,7 @@ class Game:
             keys_all.append(tuple(per_led))
         S(self, "trick_keys", tuple(keys_all))
         # beats[trumps + 1][suit led][card]: the mask of the cards that beat it.
-        S(self, "beats", tuple(tuple(tuple(sum(1 << c for c in range(n) if keys[c] > keys[w]) for w in range(n))
-                                     for keys in per_led) for per_led in keys_all))
+        S(self, "beats", tuple(tuple(_beaten_by(keys) for keys in per_led) for per_led in keys_all))
         leads = []
         for mi, m in enumerate(self.melds):
             for suit in range(n_suits):

@@ -60,7 +60,8 @@ def read_text(path: Path, out: Collector, what: str = "spec file", at: Location 
                   f"the {what} is binary, not text")
         return None
     try:
-        text = data.decode("utf-8-sig")
+        # as data.decode("utf-8-sig"), without loading that codec's module
+        text = (data[3:] if data[:3] == b"\xef\xbb\xbf" else data).decode("utf-8")
         # old Mac line ends (CR alone) are line ends too
         return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
     except UnicodeDecodeError as e:

@@ -2,7 +2,6 @@
 table edits (set, remove) applied by name; the YAML tables merged."""
 from __future__ import annotations
 
-import copy
 import os
 from pathlib import Path
 
@@ -64,6 +63,7 @@ def _load_chain(path: str, out: Collector, chain: list, at: Location | None = No
         if base is None:
             return None
         m = base
+        import copy                 # only for a variant
         m.tables = copy.deepcopy(base.tables)
     else:
         if sf.extends:
