@@ -282,7 +282,9 @@ class Auction:
         """``run(d, choose)`` where ``choose`` is the random agent's ``bid``: the same
         draws and the same state. For an ascending numeric auction where a pass is final
         (and nobody is reopened) the agent's choice and the bookkeeping of ``apply`` and
-        ``next_speaker`` are done inline, in one loop; otherwise through them."""
+        ``next_speaker`` are done inline, in one loop, the auction's state in locals
+        (written back before a formula of the spec reads the deal); otherwise through
+        them."""
         g = d.game
         if g.auction_kind != "numeric" or g.reopen or not g.pass_final:
             return Auction.run(d, choose)
@@ -298,32 +300,39 @@ class Auction:
         top = g.max_points
         lo_const = getattr(g.min_bid, "const", None)
         random, expo = rng.random, rng.expovariate
+        highest, hb, taken = d.highest, d.highest_bidder, d.turns_taken
+        s = d.turn
         while True:
-            s = d.turn
             # the agent's bid (RandomAgent.bid)
             go_blind = blind and not looked[s] and random() < blind_rate
             if not (must_open and s == opener and turns[s] == 0) and random() < pass_rate:
                 a = PASS_BLIND if go_blind else PASS
             else:
-                lo = max(_num(g.min_bid, d, Env(s)), 0) if lo_const is None else max(lo_const, 0)
-                if d.highest is not None:
-                    v = d.highest + step
+                if lo_const is None:
+                    d.highest, d.highest_bidder, d.turns_taken, d.turn = highest, hb, taken, s
+                    lo = max(_num(g.min_bid, d, Env(s)), 0)
+                else:
+                    lo = max(lo_const, 0)
+                if highest is not None:
+                    v = highest + step
                     if v > lo:
                         lo = lo + -(-(v - lo) // step) * step
                 room = (max(lo, min(top, lo + LISTED)) - lo) // step
                 for _ in range(20):
                     v = lo + step * min(int(expo(0.3 * step)), room)
-                    if not rules or Auction.bid_ok(d, s, v):
-                        a = NUMBER + 4 * v + (1 if go_blind else 0)
+                    if not rules:
+                        break
+                    d.highest, d.highest_bidder, d.turns_taken, d.turn = highest, hb, taken, s
+                    if Auction.bid_ok(d, s, v):
                         break
                 else:
                     ok = list(Auction.bid_list(d, s))
-                    a = (NUMBER + 4 * ok[0] + (1 if go_blind else 0) if ok
-                         else PASS_BLIND if go_blind else PASS)
+                    v = ok[0] if ok else None
+                a = (PASS_BLIND if go_blind else PASS) if v is None else NUMBER + 4 * v + (1 if go_blind else 0)
             hist.append((s, a))
             # its bookkeeping (Auction.apply)
-            first_round = d.turns_taken < n
-            d.turns_taken += 1
+            first_round = taken < n
+            taken += 1
             turns[s] += 1
             if a == PASS or a == PASS_BLIND:
                 if a == PASS:
@@ -331,27 +340,27 @@ class Auction:
                 passed[s] = True
                 passes[s] += 1
             else:
-                v = (a - NUMBER) >> 2
-                if not (a - NUMBER) & 1:
+                if not go_blind:
                     looked[s] = True
                 d.n_bids += 1
                 bids[s] = v
                 if first_round:
                     d.first_round_bids += 1
-                d.highest_bidder = s
-                d.partner = -1
-                d.highest = v
-            hb = d.highest_bidder
+                hb = s
+                highest = v
             i = pos[s]
             for k in range(1, n + 1):
                 t = active[(i + k) % n]
                 if t != hb and not passed[t]:
-                    d.turn = t
+                    s = t
                     break
             else:
-                if d.highest is None:
+                d.highest, d.highest_bidder, d.turns_taken = highest, hb, taken
+                d.turn = s
+                if highest is None:
                     d.annulled = True
                     return d.finish()
+                d.partner = -1
                 return Auction.end(d)
 
     @staticmethod

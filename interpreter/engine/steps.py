@@ -86,19 +86,26 @@ class Steps:
                         Steps.apply(d, s, a)
                         continue
                     d.abandon_open = False
-                    r = rng._randbelow(len(todo) * n)
-                    t, r = todo[r // n], r % n
-                    while r:
-                        hand &= hand - 1
-                        r -= 1
-                    b = hand & -hand
-                    hist.append((s, c.GIVE + t * c.n + b.bit_length() - 1))
-                    hands[decl] ^= b
-                    hands[t] |= b
-                    d.given[t] |= b
-                    got[t] = got.get(t, 0) + 1
-                    if len(todo) > 1 or got[t] < arg:
-                        continue                    # more cards to give
+                    given = d.given
+                    while todo and n:           # every card of the step, in one go
+                        r = rng._randbelow(len(todo) * n)
+                        t, r = todo[r // n], r % n
+                        m = hand
+                        while r:
+                            m &= m - 1
+                            r -= 1
+                        b = m & -m
+                        hist.append((s, c.GIVE + t * c.n + b.bit_length() - 1))
+                        hand ^= b
+                        n -= 1
+                        hands[t] |= b
+                        given[t] |= b
+                        got[t] = got.get(t, 0) + 1
+                        if got[t] >= arg:
+                            todo.remove(t)
+                    hands[decl] = hand
+                    if todo:
+                        continue                    # no card left to give: as choose would
             else:
                 a = choose(d)
                 hist.append((s, a))
