@@ -401,13 +401,24 @@ class Auction:
         d.raise_turn = False
         decl = d.declarer = d.highest_bidder
         partner = d.partner
-        order = d.clockwise_from(decl, include=True)
-        d.declarers = declarers = (decl,) if partner < 0 else tuple(t for t in order if t in (decl, partner))
-        d.defenders = defenders = tuple(t for t in order if t not in declarers)
-        if not g.partners:
-            d.sides = [declarers, defenders]
-            side_of = dict.fromkeys(declarers, declarers)
-            side_of.update(dict.fromkeys(defenders, defenders))
+        key = ("sides", d.n_seats, d.dealer, decl, partner)
+        got = g._cache.get(key)
+        if got is None:
+            # the two sides from the declarer round the table, the same for every deal at
+            # this table (never changed in a deal, so shared)
+            order = d.clockwise_from(decl, include=True)
+            declarers = (decl,) if partner < 0 else tuple(t for t in order if t in (decl, partner))
+            defenders = tuple(t for t in order if t not in declarers)
+            side_of = None
+            if not g.partners:
+                side_of = dict.fromkeys(declarers, declarers)
+                side_of.update(dict.fromkeys(defenders, defenders))
+            got = (declarers, defenders, side_of)
+            if len(g._cache) < 4096:
+                g._cache[key] = got
+        d.declarers, d.defenders, side_of = got
+        if side_of is not None:
+            d.sides = [d.declarers, d.defenders]
             d.side_of = side_of
         else:
             d.side_of = {t: side for side in d.sides for t in side}

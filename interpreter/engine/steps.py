@@ -25,8 +25,9 @@ class Steps:
     def advance(d) -> bool:
         """Run automatic steps; True if the declarer must now decide."""
         steps = d.game.contract_steps
-        while d.step < len(steps):
-            kind = steps[d.step][0]
+        i = d.step
+        while i < len(steps):
+            kind = steps[i][0]
             if kind == "show_talon":
                 d.talon_shown = True
             elif kind == "abandon":
@@ -36,12 +37,17 @@ class Steps:
                 d.talon = 0
             elif kind == "trumps" and d.trumps is not None:
                 pass
-            elif kind == "give" and Steps.give_done(d):
-                pass
+            elif kind == "give":
+                d.step = i
+                if not Steps.give_done(d):
+                    d.turn = d.declarer
+                    return True
             else:
+                d.step = i
                 d.turn = d.declarer
                 return True
-            d.step += 1
+            i += 1
+        d.step = i
         return False
 
     @staticmethod
