@@ -2,6 +2,9 @@
 other seat has passed, or one bid from every seat (an exact number of tricks)."""
 from __future__ import annotations
 
+from math import log as _log
+
+from .base import _EXPO_INLINE, _EXPOVARIATE
 from .env import Env
 
 
@@ -299,7 +302,8 @@ class Auction:
         step = g.bid_step
         top = g.max_points
         lo_const = getattr(g.min_bid, "const", None)
-        random, expo = rng.random, rng.expovariate
+        random = rng.random
+        expo = None if _EXPO_INLINE and type(rng).expovariate is _EXPOVARIATE else rng.expovariate
         highest, hb, taken = d.highest, d.highest_bidder, d.turns_taken
         s = d.turn
         while True:
@@ -319,7 +323,8 @@ class Auction:
                         lo = lo + -(-(v - lo) // step) * step
                 room = (max(lo, min(top, lo + LISTED)) - lo) // step
                 for _ in range(20):
-                    v = lo + step * min(int(expo(0.3 * step)), room)
+                    x = -_log(1.0 - random()) / (0.3 * step) if expo is None else expo(0.3 * step)
+                    v = lo + step * min(int(x), room)
                     if not rules:
                         break
                     d.highest, d.highest_bidder, d.turns_taken, d.turn = highest, hb, taken, s

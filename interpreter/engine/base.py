@@ -12,6 +12,17 @@ AUCTION, CONTRACT, EXCHANGE, PLAY, DONE = "auction", "contract", "exchange", "pl
 
 _RANDBELOW = getattr(random.Random, "_randbelow_with_getrandbits", None)
 _SHUFFLE = random.Random.shuffle
+_EXPOVARIATE = random.Random.expovariate
+
+
+def _expo_inline_ok() -> bool:
+    """Whether ``-log(1 - random()) / lambd`` is this Python's ``expovariate``."""
+    from math import log
+    a, b = random.Random(7), random.Random(7)
+    return all(a.expovariate(x) == -log(1.0 - b.random()) / x for x in (0.3, 0.5, 1.5))
+
+
+_EXPO_INLINE = _expo_inline_ok()
 
 
 def _rounds(f, deal) -> int:

@@ -7,7 +7,9 @@ card received in the same round cannot be passed on (it arrives once all have gi
 """
 from __future__ import annotations
 
-from .base import _RANDBELOW, bits
+from math import log as _log
+
+from .base import _EXPO_INLINE, _EXPOVARIATE, _RANDBELOW, bits
 
 
 class Steps:
@@ -61,12 +63,17 @@ class Steps:
         steps = g.contract_steps
         hist = d.history
         hands = d.hands
+        # the draws of rng._randbelow and rng.expovariate made inline where they are
+        # random.Random's own (the same numbers, without their calls)
+        getbits = rng.getrandbits if type(rng)._randbelow is _RANDBELOW else None
+        expo = _EXPO_INLINE and type(rng).expovariate is _EXPOVARIATE
         while d.phase == "contract":
             s = d.turn
             kind, arg = steps[d.step]
             if kind == "contract":
                 st = g.contract_step
-                v = d.bid_value + st * min(int(rng.expovariate(0.5 * st)), 20)
+                x = -_log(1.0 - rng.random()) / (0.5 * st) if expo else rng.expovariate(0.5 * st)
+                v = d.bid_value + st * min(int(x), 20)
                 hist.append((s, c.NUMBER + 4 * v + 2))
                 d.abandon_open = False
                 d.contract_value = v
@@ -76,7 +83,14 @@ class Steps:
                     d.abandoned = True
                     return d.finish()
                 if kind == "trumps":
-                    t = rng._randbelow(g.n_suits + (1 if arg else 0))
+                    m = g.n_suits + (1 if arg else 0)
+                    if getbits is None:
+                        t = rng._randbelow(m)
+                    else:
+                        k = m.bit_length()
+                        t = getbits(k)
+                        while t >= m:
+                            t = getbits(k)
                     hist.append((s, c.TRUMPS + t))
                     d.abandon_open = False
                     d.trumps = -1 if t == 4 else t
@@ -94,7 +108,14 @@ class Steps:
                     d.abandon_open = False
                     given = d.given
                     while todo and n:           # every card of the step, in one go
-                        r = rng._randbelow(len(todo) * n)
+                        m = len(todo) * n
+                        if getbits is None:
+                            r = rng._randbelow(m)
+                        else:
+                            k = m.bit_length()
+                            r = getbits(k)
+                            while r >= m:
+                                r = getbits(k)
                         t, r = todo[r // n], r % n
                         m = hand
                         while r:

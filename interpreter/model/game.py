@@ -10,6 +10,8 @@ from .record import field, record
 
 from .actions import Codec, SUIT_WORDS
 
+_DEAL = [None]          # the engine's Deal class, imported when a first deal is made
+
 
 @record(frozen=True)
 class Contract:
@@ -247,8 +249,11 @@ class Game:
         return order
 
     def new_deal(self, n_seats: int, dealer: int, scores=None, deal_number: int = 1, counters=None):
-        from ..engine.deal import Deal       # the engine reads the model, not the reverse
-        return Deal(self, n_seats, dealer, scores, deal_number, counters)
+        deal = _DEAL[0]
+        if deal is None:
+            from ..engine.deal import Deal       # the engine reads the model, not the reverse
+            deal = _DEAL[0] = Deal
+        return deal(self, n_seats, dealer, scores, deal_number, counters)
 
     def sides_of(self, active: list) -> list:
         """Fixed sides (partnerships sitting opposite), or one side per seat."""
