@@ -109,7 +109,8 @@ def source(g, ns: dict | None = None) -> str:
     L.append(_indent(inline(follow), "            ").rstrip("\n"))
     w("            mask = cand")
     w("            n = total = mask.bit_count()")
-    if melds or pre_lead:
+    if concede and (melds or pre_lead):
+        # only a concession makes more choices than cards when following
         w("            extra = (); pre = ()")
     w("        else:")
     if lead_free:

@@ -50,7 +50,7 @@ class Deal:
         self.scores = list(scores) if scores is not None else [game.start_score] * n_seats
         self.scores_before = list(self.scores)
         self.counters = {name: list(counters[name]) if counters and name in counters else [start] * n_seats
-                         for name, start in game.counters}
+                         for name, start in game.counters} if game.counters else {}
 
     def _build(self, game, n_seats, dealer, scores, deal_number, counters):
         g = self.game = game
@@ -279,15 +279,25 @@ class Deal:
 
     def deal_random(self, rng: random.Random):
         g = self.game
+        k = len(self.active)
+        quick = g._cache.get(("dealing", self.n_seats, self.dealer))
+        if quick is not None and type(rng).shuffle is _SHUFFLE and type(rng)._randbelow is _RANDBELOW:
+            # a table whose deal plan never changes: the generated shuffle and split
+            shuffle, split, last_index = quick
+            deck = shuffle(rng.getrandbits)
+            masks, stock = split(deck)
+            return self._dealt(deck, masks, stock, last_index)
         plan = self.deal_plan()
         if plan is None:
             raise ValueError("the deal does not fit the deck")
         owner, last_index = plan
-        k = len(self.active)
         if type(rng).shuffle is _SHUFFLE and type(rng)._randbelow is _RANDBELOW:
             # random.Random.shuffle unrolled for this deck: the same draws, the same deck
+            split = compiled_split(g, owner, k)
             deck = compiled_shuffle(g)(rng.getrandbits)
-            masks, stock = compiled_split(g, owner, k)(deck)
+            masks, stock = split(deck)
+            if g._cache.get(("plan", self.n_seats, self.dealer)) is plan and len(g._cache) < 4096:
+                g._cache[("dealing", self.n_seats, self.dealer)] = (compiled_shuffle(g), split, last_index)
         else:
             deck = list(range(g.n_cards))
             rng.shuffle(deck)
@@ -298,6 +308,12 @@ class Deal:
                     stock.append(c)
                 else:
                     masks[o] |= 1 << c
+        self._dealt(deck, masks, stock, last_index)
+
+    def _dealt(self, deck, masks, stock, last_index):
+        """The shuffled deck's places given out: hands, talon, stock, a card face up."""
+        g = self.game
+        k = len(self.active)
         for i, s in enumerate(self.active):
             self.hands[s] = self.dealt[s] = masks[i]
         self.talon = self.talon_dealt = masks[k]
@@ -385,7 +401,7 @@ class Deal:
 
     def _begin(self, exposed: int):
         g = self.game
-        self.hand_size = bin(self.hands[self.active[0]]).count("1") if self.active else 0
+        self.hand_size = self.hands[self.active[0]].bit_count() if self.active else 0
         self.exposed = self.exposed_dealt = exposed
         self.exposed_visible = exposed >= 0
         self.stock_dealt = list(self.stock)

@@ -26,7 +26,7 @@ class Play:
             if d.leader not in d.pos:          # a seat sitting out never leads
                 d.leader = d.active[0]
         d.turn = d.leader
-        d.tricks_total = bin(d.hands[d.leader]).count("1") + (len(d.stock) // max(d.n_active, 1) if g.draw else 0)
+        d.tricks_total = d.hands[d.leader].bit_count() + (len(d.stock) // max(d.n_active, 1) if g.draw else 0)
         d.tricks_left = d.tricks_total
         if d.tricks_left == 0:
             d.finish()
