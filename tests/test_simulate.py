@@ -507,7 +507,8 @@ def test_bench_prints_the_figures_it_promises():
     assert set(data["decisions_per_second"]) == set(data["deals_per_second"])
     assert all(v > data["deals_per_second"][k] for k, v in data["decisions_per_second"].items())
     assert set(data["games"]) == {"501", "solo-whist", "hearts"}
-    assert data["games"]["hearts"]["full_deal_ratio"] > 0 and data["games"]["solo-whist"]["play_phase_ratio"] > 0
+    assert all(data["games"][g]["full_deal_ratio"] > 0 and data["games"][g]["play_phase_ratio"] > 0
+               for g in ("501", "solo-whist", "hearts"))
 
 
 def _bench():
@@ -519,7 +520,7 @@ def _bench():
     return bench
 
 
-@pytest.mark.parametrize("ref", ["501", "hearts"])
+@pytest.mark.parametrize("ref", ["501", "solo-whist", "hearts"])
 def test_bench_hand_coded_whole_deal_plays_the_engines_deal(ref):
     """The hand-coded whole deal the engine is measured against draws every choice as
     the random agent does: from the same seed both reach the same score changes, so

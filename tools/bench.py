@@ -1,7 +1,8 @@
 #!/usr/bin/env python
 """Benchmark: random-play speed of the engine, side by side with hand-coded baselines.
 
-Prints, in one run on one core (CPU time, best of ``--repeat``):
+Prints, in one run on one core (CPU time, the best of ``--repeat`` runs; for the
+comparisons, the best of each deal or chunk of deals, the two sides taking turns):
 
 * random deals per second for every bundled spec (``specs/*.talon``: deal, auction,
   contract steps, play and scoring, statistics accumulated, as ``talon simulate`` runs)
@@ -12,10 +13,11 @@ Prints, in one run on one core (CPU time, best of ``--repeat``):
   (the score is counted on neither side), every choice drawn as the engine's random
   agent draws it, so that both take the same tricks (``tests/test_simulate.py`` checks
   it); and the ratio engine / hand-coded (``play_phase_ratio``);
-* for 501 and Hearts, whole deals (deal, auction or pass, talon, gifts, play, scoring),
-  engine against a hand-coded whole deal that draws every choice as the engine's random
-  agent does, so that both play the very same deals (``tests/test_simulate.py``
-  checks that they reach the same scores); and the ratio (``full_deal_ratio``);
+* for 501, Solo Whist and Hearts, whole deals (deal, auction or pass, talon, gifts,
+  play, scoring), engine against a hand-coded whole deal that draws every choice as the
+  engine's random agent does, so that both play the very same deals
+  (``tests/test_simulate.py`` checks that they reach the same scores); and the ratio
+  (``full_deal_ratio``);
 * with ``--workers N`` (N > 1), the speed-up of ``N`` local workers over one.
 
 ``python tools/bench.py --json`` prints one JSON object instead; ``--specs 501 hearts``
@@ -307,6 +309,119 @@ def hand_coded_trick_play(hands, order, leader, trumps, declarer, partner, least
     return tricks, False
 
 
+# Solo Whist's ladder, lowest first: (partner, least, most, trumps, unit, concedable,
+# declarer leads); partner "seeks" (a proposal), "joins" (its acceptance) or None.
+SW_LADDER = [("seeks", 8, 13, "exposed", 1, False, False),      # prop
+             ("joins", 8, 13, "exposed", 1, False, False),      # cop
+             (None, 5, 13, "exposed", 1, False, False),         # solo
+             (None, 0, 0, "none", 2, True, False),              # misère
+             (None, 9, 13, "chosen", 3, False, False),          # abundance
+             (None, 9, 13, "exposed", 3, False, False),         # abundance in trumps
+             (None, 0, 0, "none", 4, True, False),              # misère ouverte
+             (None, 13, 13, "none", 6, True, True)]             # abundance declared
+PROP, COP, ABUNDANCE, ROYAL = 0, 1, 4, 5
+
+
+def hand_coded_solo_whist(rng, dealer, deal_number):
+    """One whole deal of Solo Whist, hand-coded: the deal (four packets of three, then
+    one card each, the dealer's last card face up for trumps), the auction up the
+    ladder (prop opens, cop accepts, the opener's second chance to accept, a proposal
+    nobody accepts raised or annulled, abundance in trumps over abundance only), trumps
+    named for abundance, the play (with the declarer's concession once a concedable
+    contract is lost) and the score; every choice drawn as the engine's random agent
+    draws it. Returns each seat's score change (None: annulled)."""
+    order = [(dealer + k) % 4 for k in range(1, 5)]       # left of the dealer first
+    deck = list(range(52))
+    rng.shuffle(deck)
+    hands = {s: [] for s in order}
+    i = 0
+    for _ in range(4):
+        for s in order:
+            hands[s] += deck[i:i + 3]
+            i += 3
+    for s in order:
+        hands[s].append(deck[i])
+        i += 1
+    exposed = deck[51]
+    opener = order[0]
+    passed = {s: False for s in order}
+    passes = {s: 0 for s in order}
+    declined = {s: -1 for s in order}
+    highest, bidder, partner = None, -1, -1
+    n_bids = first_round_bids = taken = 0
+    reopened = raising = False
+    s = opener
+    while True:
+        # the random agent: a pass, else a contract it may bid, low ones likelier
+        a = None
+        if rng.random() >= 0.55:
+            start = 0 if highest is None else highest + 1
+            bids = [v for v in range(start, 8)
+                    if (not reopened or v == COP)
+                    and (v != PROP or highest is None)
+                    and (v != COP or (highest == PROP and bidder != s))
+                    and (v != ROYAL or highest == ABUNDANCE)]
+            if bids:
+                a = bids[min(int(rng.expovariate(0.7)), len(bids) - 1)]
+        first_round = taken < 4
+        taken += 1
+        if a is None:
+            if raising:
+                return None                   # the proposal stands unaccepted
+            if reopened:
+                declined[s] = n_bids
+            passed[s] = True
+            passes[s] += 1
+        else:
+            n_bids += 1
+            if first_round:
+                first_round_bids += 1
+            if a == COP:
+                partner = s
+            else:
+                bidder, partner = s, -1
+            highest = a
+            if raising:
+                break
+        # the next seat that may speak
+        k = order.index(s)
+        for j in range(1, 5):
+            t = order[(k + j) % 4]
+            if t in (bidder, partner):
+                continue
+            if not passed[t] or (declined[t] != n_bids and t == opener and passes[t] == 1
+                                 and first_round_bids == 1 and highest == PROP):
+                s, reopened = t, passed[t]
+                break
+        else:
+            if highest is None:
+                return None
+            if highest == PROP and partner < 0:
+                s, raising, reopened = bidder, True, False
+                continue
+            break
+    seeks, least, most, trumps, unit, concedable, declarer_leads = SW_LADDER[highest]
+    k = order.index(bidder)
+    clockwise = order[k:] + order[:k]
+    declarers = [t for t in clockwise if t in (bidder, partner)]
+    if trumps == "exposed":
+        trumps = exposed // 13
+    elif trumps == "none":
+        trumps = -1
+    else:
+        trumps = rng._randbelow(4)            # abundance: the declarer names a suit
+    for t in order:
+        hands[t].sort()
+    leader = bidder if declarer_leads else order[0]
+    tricks, _ = hand_coded_trick_play(hands, order, leader, trumps, bidder, partner, least, most,
+                                      concedable, rng)
+    won = sum(tricks[t] for t in declarers)
+    made = least <= won <= most
+    n_defenders = 4 - len(declarers)
+    return {t: (unit if made else -unit) * n_defenders // len(declarers) if t in declarers
+            else (-unit if made else unit) for t in order}
+
+
 # ---------------------------------------------------------------- measurements
 def _bits(m):
     out = []
@@ -432,6 +547,7 @@ def _clock_cost(count: int) -> float:
 FULL_BASELINES = {
     # spec: a hand-coded whole deal (rng, dealer, deal number) -> score changes
     "501": lambda rng, dealer, number: hand_coded_deal(rng, dealer),
+    "solo-whist": hand_coded_solo_whist,
     "hearts": hand_coded_hearts,
 }
 
