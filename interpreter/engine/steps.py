@@ -63,9 +63,8 @@ class Steps:
         steps = g.contract_steps
         hist = d.history
         hands = d.hands
-        # the draws of rng._randbelow and rng.expovariate made inline where they are
-        # random.Random's own (the same numbers, without their calls)
-        getbits = rng.getrandbits if type(rng)._randbelow is _RANDBELOW else None
+        # rng.expovariate drawn inline where it is random.Random's own (the same
+        # numbers, without its call)
         expo = _EXPO_INLINE and type(rng).expovariate is _EXPOVARIATE
         while d.phase == "contract":
             s = d.turn
@@ -83,14 +82,7 @@ class Steps:
                     d.abandoned = True
                     return d.finish()
                 if kind == "trumps":
-                    m = g.n_suits + (1 if arg else 0)
-                    if getbits is None:
-                        t = rng._randbelow(m)
-                    else:
-                        k = m.bit_length()
-                        t = getbits(k)
-                        while t >= m:
-                            t = getbits(k)
+                    t = rng._randbelow(g.n_suits + (1 if arg else 0))
                     hist.append((s, c.TRUMPS + t))
                     d.abandon_open = False
                     d.trumps = -1 if t == 4 else t
@@ -108,14 +100,7 @@ class Steps:
                     d.abandon_open = False
                     given = d.given
                     while todo and n:           # every card of the step, in one go
-                        m = len(todo) * n
-                        if getbits is None:
-                            r = rng._randbelow(m)
-                        else:
-                            k = m.bit_length()
-                            r = getbits(k)
-                            while r >= m:
-                                r = getbits(k)
+                        r = rng._randbelow(len(todo) * n)
                         t, r = todo[r // n], r % n
                         m = hand
                         while r:
