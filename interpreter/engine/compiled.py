@@ -93,7 +93,9 @@ def source(g, ns: dict | None = None) -> str:
     w("    getbits = rng.getrandbits")
     w("    st = d; env = EMPTY")
     if concede:
-        w("    declarer = d.declarer")
+        w("    declarer = d.declarer; declarers = d.declarers")
+        # a concession needs the contract lost (Deal.lost): its trick goal out of reach
+        w("    goal = LADDER[d.entry_index] if d.entry_index >= 0 else None")
     L.append(_indent(load, "    ").rstrip("\n"))
     w("    while True:")
     w("        hand = hands[s]")
@@ -158,11 +160,15 @@ def source(g, ns: dict | None = None) -> str:
         w("            total += len(pre)")
     if concede:
         w("        can_concede = False")
-        w("        if s == declarer:")
-        w("            " + sync_card)
-        w("            if d._can_concede(s):")
-        w("                total += 1")
-        w("                can_concede = True")
+        w("        if s == declarer and goal is not None:")
+        w("            won = 0")
+        w("            for t in declarers:")
+        w("                won += tricks[t]")
+        w("            if won > goal.most or won + d.tricks_left < goal.least:")
+        w("                " + sync_card)
+        w("                if d._can_concede(s):")
+        w("                    total += 1")
+        w("                    can_concede = True")
     w("        if not total:")
     w("            raise RuntimeError(f'seat {s} has no card to play')")
     w("        k = BL[total]")
@@ -301,7 +307,7 @@ def compiled_play(g):
            "CP": g.card_points, "SUIT": g.card_suit, "TK": g.trick_keys,
            "LEADS": [(mask, acts) for mask, acts, _, _ in g.meld_leads],
            "meld_leads": Play.meld_leads, "CONCEDE": g.codec.CONCEDE, "PLAY": PLAY,
-           "OPEN": g.open_hand, "BL": [n.bit_length() for n in range(most + 1)],
+           "OPEN": g.open_hand, "BL": [n.bit_length() for n in range(most + 1)], "LADDER": g.ladder,
            "BIT": {1 << c: c for c in range(g.n_cards)}, "NXC": {},
            "END_TRICK": end_trick, "pre_lead": Play.pre_lead}
     exec(compile(src, f"<play phase of {g.name}>", "exec"), ns)
