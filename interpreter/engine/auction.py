@@ -295,7 +295,7 @@ class Auction:
         hist = d.history
         PASS, PASS_BLIND, NUMBER = c.PASS, c.PASS_BLIND, c.NUMBER
         looked, passed, passes, turns, bids = d.looked, d.passed, d.passes, d.turns, d.bids
-        active, pos = d.active, d.pos
+        active = d.active
         n = len(active)
         blind, must_open, opener = g.blind, g.opener_must_bid, d.opener
         rules = g.bid_rules
@@ -304,14 +304,19 @@ class Auction:
         lo_const = getattr(g.min_bid, "const", None)
         random = rng.random
         expo = None if _EXPO_INLINE and type(rng).expovariate is _EXPOVARIATE else rng.expovariate
+        key = ("seats after", tuple(active))
+        after = g._cache.get(key)
+        if after is None:           # each seat's followers round the table, in order
+            after = {t: tuple(active[(i + k) % n] for k in range(1, n + 1)) for i, t in enumerate(active)}
+            if len(g._cache) < 4096:
+                g._cache[key] = after
         highest, hb, taken = d.highest, d.highest_bidder, d.turns_taken
         s = d.turn
         while True:
-            # the agent's bid (RandomAgent.bid)
+            # the agent's bid (RandomAgent.bid), then its bookkeeping (Auction.apply)
             go_blind = blind and not looked[s] and random() < blind_rate
-            if not (must_open and s == opener and turns[s] == 0) and random() < pass_rate:
-                a = PASS_BLIND if go_blind else PASS
-            else:
+            v = None
+            if (must_open and s == opener and turns[s] == 0) or random() >= pass_rate:
                 if lo_const is None:
                     d.highest, d.highest_bidder, d.turns_taken, d.turn = highest, hb, taken, s
                     lo = max(_num(g.min_bid, d, Env(s)), 0)
@@ -333,29 +338,29 @@ class Auction:
                 else:
                     ok = list(Auction.bid_list(d, s))
                     v = ok[0] if ok else None
-                a = (PASS_BLIND if go_blind else PASS) if v is None else NUMBER + 4 * v + (1 if go_blind else 0)
-            hist.append((s, a))
-            # its bookkeeping (Auction.apply)
-            first_round = taken < n
-            taken += 1
             turns[s] += 1
-            if a == PASS or a == PASS_BLIND:
-                if a == PASS:
+            if v is None:
+                if go_blind:
+                    hist.append((s, PASS_BLIND))
+                else:
+                    hist.append((s, PASS))
                     looked[s] = True
                 passed[s] = True
                 passes[s] += 1
             else:
-                if not go_blind:
+                if go_blind:
+                    hist.append((s, NUMBER + 4 * v + 1))
+                else:
+                    hist.append((s, NUMBER + 4 * v))
                     looked[s] = True
                 d.n_bids += 1
                 bids[s] = v
-                if first_round:
+                if taken < n:
                     d.first_round_bids += 1
                 hb = s
                 highest = v
-            i = pos[s]
-            for k in range(1, n + 1):
-                t = active[(i + k) % n]
+            taken += 1
+            for t in after[s]:
                 if t != hb and not passed[t]:
                     s = t
                     break
