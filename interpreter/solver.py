@@ -280,6 +280,27 @@ class Solver:
         return Solution(v / self.scale, best, values, self.seat, self.side, self.others, self.mode,
                         sr.nodes - n0, time.perf_counter() - t0)
 
+    def tricks(self, actions, time_limit: float | None = None, max_nodes: int | None = None) -> dict:
+        """{action: the side's tricks from now on under perfect play after it}, in the
+        trick search only (``mode == "tricks"``): a finer measure than the result, for
+        telling apart actions of equal result (a contract made in every case, with one
+        trick to spare or none). The search's tables carry over from ``solve``.
+        Raises ``Timeout`` as ``solve`` does."""
+        if self.mode != "tricks":
+            raise ValueError("tricks are counted in the trick search only")
+        sr = self.search
+        sr.deadline = None if time_limit is None else time.perf_counter() + time_limit
+        sr.max_nodes = None if max_nodes is None else sr.nodes + max_nodes
+        classes = sr.classes()
+        searched = set(sr._moves(sr.turn))
+        reps = []
+        for a in actions:
+            b = classes.get(a, a)
+            if b in searched and b not in reps:
+                reps.append(b)
+        got = sr.root_tricks(reps)
+        return {a: got[classes.get(a, a)] for a in actions if classes.get(a, a) in got}
+
     def _direct(self, a: int) -> int:
         """The scaled result of an action the search left out because it ends the deal
         at once (a concession the trick search proved no better than playing on)."""
@@ -1058,17 +1079,74 @@ class _Tricks(_Budget):
         cards = self._reps(self._allowed(s))
         if self.trick:
             keys = self.keys_of[self.led]
-            if (self.win_seat in self.side) == (s in self.side):
-                cards.sort(key=keys.__getitem__)          # a partner wins: the lowest first
-            else:                                          # the cheapest winner, then the lowest
+            rank = self.rank
+            mine = s in self.side
+            if (self.win_seat in self.side) == mine:
+                # a partner wins: the lowest first (discards: the lowest card)
+                cards.sort(key=lambda c: (keys[c], -rank[c]))
+            else:
                 wk = keys[self.win_card]
-                cards.sort(key=lambda c: (keys[c] <= wk, keys[c]))
+                later = self.n_active - 1 - len(self.trick)      # seats still to play
+                nxt = s
+                partner_later = False
+                for _ in range(later):
+                    nxt = self.next_seat[nxt]
+                    if (nxt in self.side) == mine:
+                        partner_later = True
+                if partner_later and self.led != self.trumps:
+                    # second hand low: the lowest first, then the cheapest winner
+                    cards.sort(key=lambda c: (keys[c], -rank[c]))
+                else:                                      # the cheapest winner, then the lowest
+                    cards.sort(key=lambda c: (keys[c] <= wk, keys[c], -rank[c]))
         else:
-            cards.sort(key=self.rank.__getitem__)
+            cards = self._lead_order(s, cards)
         if first is not None and first in cards and cards[0] != first:
             cards.remove(first)
             cards.insert(0, first)
         return cards
+
+    def _lead_order(self, s: int, cards: list) -> list:
+        """Leads, likeliest best first: a suit whose highest card in play the leader
+        holds (its top card), then one whose highest card a partner holds or a partner
+        can trump (low), then suits the other side holds the top of (from a sequence
+        under the top the highest, else low), last suits the other side can trump.
+        Within a group the suit the others hold fewest cards of comes first."""
+        hands = self.hands
+        in_play = ~self.gone
+        SM = self.suit_mask
+        suit = self.suit
+        rank = self.rank
+        mine = s in self.side
+        trumps = -1 if self.no_trumps else self.trumps
+        team = [p for p in self.active if p != s and (p in self.side) == mine]
+        opps = [o for o in self.active if (o in self.side) != mine]
+        tm = SM[trumps] if trumps >= 0 else 0
+        grade = {}
+        for k in {suit[c] for c in cards}:
+            sm = SM[k]
+            live = in_play & sm
+            top = live & -live
+            opp_len = sum((hands[o] & sm).bit_count() for o in opps)
+            opp_ruff = k != trumps and any(not hands[o] & sm and hands[o] & tm for o in opps)
+            if opp_ruff:
+                g = 4
+            elif hands[s] & top:
+                g = 0
+            elif any(hands[p] & top for p in team) or (
+                    k != trumps and any(not hands[p] & sm and hands[p] & tm for p in team)):
+                g = 1
+            else:
+                second = live ^ top
+                second &= -second
+                g = 2 if hands[s] & second else 3
+            grade[k] = (g, opp_len)
+
+        def key(c):
+            g, n = grade[suit[c]]
+            if g in (0, 2):
+                return (g, n, rank[c])
+            return (g, n, -rank[c])
+        return sorted(cards, key=key)
 
     # ------------------------------------------------------------ bounds and keys
     def _key(self, leader: int):
@@ -1233,16 +1311,20 @@ class _Tricks(_Budget):
                 w, wk = s, k
         return 1 if w in self.side else 0
 
-    def _exact(self, offset: int = 0) -> int:
+    def _exact(self, offset: int = 0, every: bool = False) -> int:
         """The side's future tricks, or as much of them as the result depends on:
         null-window searches at the totals where the result changes (`offset`: tricks
         of the side already counted), halving the list of those totals. The number
-        returned gives the same result as the true one."""
+        returned gives the same result as the true one; with `every`, it is the true
+        one."""
         search = self._search_ps if self.ps else self._search
         hi = self.hands[self.turn].bit_count()      # the seat to move has not played to this trick
         B = self.base + offset
         curve = self.curve
-        steps = [t for t in range(1, hi + 1) if curve[B + t] != curve[B + t - 1]]
+        if every:
+            steps = list(range(1, hi + 1))
+        else:
+            steps = [t for t in range(1, hi + 1) if curve[B + t] != curve[B + t - 1]]
         i, j = 0, len(steps)          # the side reaches steps[:i], and none of steps[j:]
         while i < j:
             t = steps[(i + j) // 2]
@@ -1605,11 +1687,17 @@ class _Tricks(_Budget):
     def root_values(self) -> dict:
         return {a: self._value(x) for a, x in self._child_values().items()}
 
-    def _child_values(self, stop_at=None) -> dict:
-        """The side's future tricks after each searched move at the root."""
+    def root_tricks(self, cards) -> dict:
+        """The side's tricks from now on, exactly, after each of these moves at the root
+        (cards the search keeps for their class: ``classes``)."""
+        return self._child_values(only=cards, every=True)
+
+    def _child_values(self, stop_at=None, only=None, every=False) -> dict:
+        """The side's future tricks after each searched move at the root (`only`: after
+        these; `every`: exactly, not only as far as the result depends on them)."""
         s = self.turn
         out = {}
-        for c in self._moves(s):
+        for c in (self._moves(s) if only is None else only):
             trick = self.trick
             saved = (self.led, self.win_seat, self.win_card, self.turn, list(trick), self.gone)
             self.hands[s] ^= 1 << c
@@ -1630,7 +1718,7 @@ class _Tricks(_Budget):
                 self.trick = []
                 self.turn = self.win_seat
                 self.rs.tricks_done += 1
-            out[c] = won + self._exact(won)
+            out[c] = won + self._exact(won, every)
             if done:
                 self.rs.tricks_done -= 1
             self.hands[s] |= 1 << c
