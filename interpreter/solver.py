@@ -1229,6 +1229,13 @@ class _Tricks(_Budget):
                         lo = q
                     else:
                         hi = left - q
+                    if self.trumps >= 0 and not self.no_trumps:
+                        holder, run, _ = self._top_trumps()
+                        if run:
+                            if holder in self.side:
+                                lo = max(lo, run)
+                            else:
+                                hi = min(hi, left - run)
                     self.tt[key] = (lo, hi, None)
             if lo >= beta:
                 return lo
@@ -1459,25 +1466,37 @@ class _Tricks(_Budget):
         return total + extra, used | extra_cards
 
     def _top_trumps(self):
-        """(the seat holding the highest trump in play, how many of the highest trumps
-        it holds in a row, those cards): each of them will take a trick."""
+        """(a seat of the side holding the highest trump in play, how many tricks that
+        side's trumps take for certain, the cards counted): a trump higher than every
+        trump of the other side wins the trick it is played to for its side, and each
+        trick takes one card of a hand, so a hand holding m of them brings its side m
+        tricks."""
         sm = self.suit_mask[self.trumps]
         live = ~self.gone & sm
         if not live:
             return -1, 0, 0
         top = live & -live
-        holder = next(s for s in self.active if self.hands[s] & top)
-        mine = self.hands[holder]
-        run = 0
+        hands = self.hands
+        holder = next(s for s in self.active if hands[s] & top)
+        team = holder in self.side
+        theirs = 0
+        for s in self.active:
+            if (s in self.side) != team:
+                theirs |= hands[s] & sm
+        if theirs:
+            high = theirs & -theirs            # their highest trump
+            above = high - 1                   # the cards ranked above it
+        else:
+            above = sm
+        best = 0
         cards = 0
-        while live:
-            low = live & -live
-            if not mine & low:
-                break
-            run += 1
-            cards |= low
-            live ^= low
-        return holder, run, cards
+        for s in self.active:
+            if (s in self.side) == team:
+                m = hands[s] & sm & above
+                n = m.bit_count()
+                if n > best:
+                    best, cards = n, m
+        return holder, best, cards
 
     def _last_ps(self, leader: int):
         hands = self.hands
@@ -1527,6 +1546,13 @@ class _Tricks(_Budget):
                             hi, hi_rs = e[4], e[0]
                         if e[5] is not None and hands[s] >> e[5] & 1:
                             first = e[5]
+                if lo >= beta or hi <= alpha or lo == hi:
+                    rel = 0
+                    if (lo >= beta or lo == hi) and lo_rs is not None:
+                        rel |= self._ps_prefix(lo_rs)
+                    if (hi <= alpha or lo == hi) and hi_rs is not None:
+                        rel |= self._ps_prefix(hi_rs)
+                    return (lo if lo >= beta or lo == hi else hi), rel
             qt, qrel = self._sure_ps(s, (beta - 0) if s in self.side else left - alpha)
             if s in self.side:
                 if qt > lo:
