@@ -376,8 +376,7 @@ class _General(_Budget):
             for c in d.stock:
                 universe |= 1 << c
         self.universe = universe
-        self.root = (list(d.scores), list(d.deltas), {k: list(v) for k, v in d.counters.items()},
-                     dict(d.lets), d.made, list(d.meld_points_of), list(d.deal_points_of))
+        self.root = _scored_fields(d)
         self.root_at = (d.tricks_done, len(d.trick))      # the one node inside a trick kept in the table
         self.lasts = {}       # a last trick (hands, leader, trumps) -> (winner, points, cards)
         self.no_hands = (0,) * len(d.hands)
@@ -403,16 +402,7 @@ class _General(_Budget):
             v = self.leaves[key] = _scaled(d.deltas, self.side, self.others, self.sign)
         elif unscored:
             return v
-        scores, deltas, counters, lets, made, mp, dp = self.root
-        d.scores[:] = scores
-        d.deltas[:] = deltas
-        for k, arr in d.counters.items():
-            arr[:] = counters[k]
-        d.lets.clear()
-        d.lets.update(lets)
-        d.made = made
-        d.meld_points_of[:] = mp
-        d.deal_points_of[:] = dp
+        _put_scored(d, self.root)
         return v
 
     # ------------------------------------------------------------ the position's key
@@ -883,21 +873,40 @@ def _trick_curve(d, side, others, sign):
     return curve
 
 
+def _scored_fields(d):
+    """What the engine's scoring (``settle``) changes on a deal, copied: put back with
+    ``_put_scored`` (a deal scored on a scratch copy, or a leaf of the search whose
+    scoring is taken back). Named field by field, so a copy never depends on how the
+    engine stores a deal."""
+    return (list(d.scores), list(d.deltas), {k: list(v) for k, v in d.counters.items()},
+            dict(d.lets), d.made, list(d.meld_points_of), list(d.deal_points_of))
+
+
+def _put_scored(d, saved):
+    scores, deltas, counters, lets, made, mp, dp = saved
+    d.scores[:] = scores
+    d.deltas[:] = deltas
+    for k, arr in d.counters.items():
+        arr[:] = counters[k]
+    d.lets.clear()
+    d.lets.update(lets)
+    d.made = made
+    d.meld_points_of[:] = mp
+    d.deal_points_of[:] = dp
+
+
 def _score_tally(scratch, d, tricks, conceded: bool) -> list:
-    """The score changes of a deal that ends with these tricks (on a scratch copy)."""
-    scratch.__dict__.update({k: v for k, v in d.__dict__.items() if not isinstance(v, (list, dict))})
-    for k, v in d.__dict__.items():
-        if isinstance(v, list):
-            setattr(scratch, k, list(v))
-        elif isinstance(v, dict):
-            setattr(scratch, k, {a: list(b) if isinstance(b, list) else b for a, b in v.items()})
+    """The score changes of a deal that ends with these tricks, on `scratch`, a deep
+    copy of `d` (the deal as it is now) that earlier calls may have scored: what the
+    scoring changed is put back from `d`, the end of the play is written in, and the
+    deal is scored again."""
+    _put_scored(scratch, _scored_fields(d))
     scratch.tricks = list(tricks)
     done = sum(tricks) - sum(d.tricks)
     scratch.tricks_done = d.tricks_done + done
     scratch.tricks_left = d.tricks_left - done
     scratch.trick = []
-    if not conceded:
-        scratch.hands = [0] * d.n_seats
+    scratch.hands = [0] * d.n_seats if not conceded else list(d.hands)
     scratch.conceded = conceded
     scratch.phase, scratch._ph, scratch.turn = DONE, None, TERMINAL
     settle(scratch)
