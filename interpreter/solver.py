@@ -1091,8 +1091,14 @@ class _Tricks(_Budget):
             rank = self.rank
             mine = s in self.side
             if (self.win_seat in self.side) == mine:
-                # a partner wins: the lowest first (discards: the lowest card)
-                cards.sort(key=lambda c: (keys[c], -rank[c]))
+                if self._beatable(s):
+                    # a partner wins, but an opponent after this seat may beat it:
+                    # third hand high, the cheapest card that beats the winner first
+                    wk = keys[self.win_card]
+                    cards.sort(key=lambda c: (keys[c] <= wk, keys[c], -rank[c]))
+                else:
+                    # a partner wins: the lowest first (discards: the lowest card)
+                    cards.sort(key=lambda c: (keys[c], -rank[c]))
             else:
                 wk = keys[self.win_card]
                 later = self.n_active - 1 - len(self.trick)      # seats still to play
@@ -1113,6 +1119,25 @@ class _Tricks(_Budget):
             cards.remove(first)
             cards.insert(0, first)
         return cards
+
+    def _beatable(self, s: int) -> bool:
+        """An opponent of `s` still to play to the trick holds a card that beats the
+        winning card (of the suit led, or a trump when void in it)."""
+        keys = self.keys_of[self.led]
+        wk = keys[self.win_card]
+        mine = s in self.side
+        nxt = s
+        SM = self.suit_mask
+        for _ in range(self.n_active - 1 - len(self.trick)):
+            nxt = self.next_seat[nxt]
+            if (nxt in self.side) == mine:
+                continue
+            h = self.hands[nxt]
+            pool = h & SM[self.led] or h
+            for c in bits(pool):
+                if keys[c] > wk:
+                    return True
+        return False
 
     def _lead_order(self, s: int, cards: list) -> list:
         """Leads, likeliest best first: a suit whose highest card in play the leader
