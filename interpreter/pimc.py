@@ -5,7 +5,12 @@ everything its seat has seen (``knowledge.Knowledge``: cards played, melds shown
 the talon or a turned card, cards it gave away, voids shown by the follow rules),
 solves each such deal with the open-card solver (``solver.solve``, every legal action
 valued for the seat's side), and plays the action whose average over the samples is
-best; the heuristic's own choice breaks ties (several cards are often worth the same).
+best. Where the result turns on the side's tricks alone (the solver's trick search)
+actions of equal average result are told apart by the side's average tricks on the
+same samples (more, or fewer where the result falls with them): a contract made in
+every sample is played for a trick to spare, one lost in every sample to lose by
+the least, rather than any card at all (``tiebreak``). The heuristic's own choice
+breaks the ties left (several cards are often worth the same).
 
 `samples` caps the deals drawn, and `time` (seconds) and `nodes` (positions searched)
 the effort of one decision: when either is spent the agent decides on the samples

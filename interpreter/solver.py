@@ -51,11 +51,18 @@ The trick search (``_Tricks``)
     asking only the questions the result turns on ("can the side take t more tricks?"
     at each total t where the result changes: once for a contract made or not): no
     scoring at the leaves, a table that ignores the past (positions in relative
-    ranks: cards already played do not tell them apart), quick tricks and the top
-    trumps bounding a position before it is searched, and, where following suit is
-    the only rule, partition search (a bound holds for every position agreeing on the
-    cards it relied on). A concession is left out there only when scoring shows it
-    never does better than playing on.
+    ranks: cards already played do not tell them apart), quick tricks and the trumps
+    of a side above all of the other side's bounding a position before it is
+    searched, and, where following suit is the only rule, partition search (a bound
+    holds for every position agreeing on the cards it relied on). Moves are tried in
+    the order a card player would think of them: leads from a suit whose top card
+    the leader holds, then towards a partner's top card or ruff, then from a
+    sequence under the other side's top card, last into the other side's ruff;
+    second hand low, third hand high when an opponent after it can beat the
+    partner's card, the cheapest winner last to play, the lowest discard. A
+    concession is left out there only when scoring shows it never does better than
+    playing on. ``Solver.tricks`` counts the side's tricks after each action exactly,
+    to tell apart actions of equal result.
 """
 from __future__ import annotations
 
