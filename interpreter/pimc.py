@@ -5,7 +5,12 @@ everything its seat has seen (``knowledge.Knowledge``: cards played, melds shown
 the talon or a turned card, cards it gave away, voids shown by the follow rules),
 solves each such deal with the open-card solver (``solver.solve``, every legal action
 valued for the seat's side), and plays the action whose average over the samples is
-best; the heuristic's own choice breaks ties (several cards are often worth the same).
+best. Where the result turns on the side's tricks alone (the solver's trick search)
+actions of equal average result are told apart by the side's average tricks on the
+same samples (more, or fewer where the result falls with them): a contract made in
+every sample is played for a trick to spare, one lost in every sample to lose by
+the least, rather than any card at all (``tiebreak``). The heuristic's own choice
+breaks the ties left (several cards are often worth the same).
 
 `samples` caps the deals drawn, and `time` (seconds) and `nodes` (positions searched)
 the effort of one decision: when either is spent the agent decides on the samples
@@ -30,13 +35,15 @@ from .solver import Solver, Timeout
 
 class PimcAgent:
     def __init__(self, rng: random.Random | None = None, samples: int = 16, time: float | None = 2.0,
-                 nodes: int | None = None, heuristic: HeuristicAgent | None = None, min_samples: int = 3):
+                 nodes: int | None = None, heuristic: HeuristicAgent | None = None, min_samples: int = 3,
+                 tiebreak: bool = True):
         self.rng = rng or random.Random(0)
         self.samples = samples
         self.min_samples = max(1, min(min_samples, samples))
         self.time = time
         self.nodes = nodes
         self.heuristic = heuristic or HeuristicAgent(self.rng)
+        self.tiebreak = bool(tiebreak)
         self.last = None          # (samples solved, {action: average}) of the last decision
 
     def act(self, deal) -> int:
@@ -52,6 +59,7 @@ class PimcAgent:
         totals = {a: 0.0 for a in acts}
         solved = 0
         curve = None
+        solvers = []
         for _ in range(self.samples):
             left = None if deadline is None else deadline - time.perf_counter()
             if (left is not None and left <= 0) or (nodes_left is not None and nodes_left <= 0):
@@ -78,6 +86,7 @@ class PimcAgent:
             for a in acts:
                 totals[a] += vals[a]
             solved += 1
+            solvers.append(solver)
         if solved < self.min_samples:
             self.last = (solved, {})
             return self.heuristic.act(deal)
@@ -85,7 +94,43 @@ class PimcAgent:
         self.last = (solved, avg)
         top = max(avg.values())
         best = [a for a in acts if avg[a] >= top - 1e-9]
+        if len(best) > 1 and self.tiebreak:
+            best = self._most_tricks(best, solvers, deadline, nodes_left)
         if len(best) == 1:
             return best[0]
         pick = self.heuristic.act(deal)
         return pick if pick in best else best[0]
+
+    def _most_tricks(self, best, solvers, deadline, nodes_left) -> list:
+        """Of actions with the same average result, those after which the seat's side
+        takes the most tricks on average over the samples (the fewest where the result
+        falls as the side takes more): a contract that is made, or lost, in every
+        sample is then played for a trick to spare, or to lose by as little as may
+        be, which is what leaves room for the others' mistakes. Only where the
+        solver's trick search ran (the result a function of the side's tricks alone);
+        on the samples the budget left allows, at least `min_samples` of them."""
+        if not solvers or solvers[0].mode != "tricks":
+            return best
+        sign = 1 if solvers[0].search.maxers == solvers[0].search.side else -1
+        sums = dict.fromkeys(best, 0)
+        done = 0
+        for solver in solvers:
+            left = None if deadline is None else deadline - time.perf_counter()
+            if (left is not None and left <= 0) or (nodes_left is not None and nodes_left <= 0):
+                break
+            n0 = solver.search.nodes
+            try:
+                got = solver.tricks(best, time_limit=left, max_nodes=nodes_left)
+            except Timeout:
+                break
+            if nodes_left is not None:
+                nodes_left -= solver.search.nodes - n0
+            if not all(a in got for a in best):
+                break             # an action the trick search does not play out (a concession)
+            for a in best:
+                sums[a] += got[a]
+            done += 1
+        if done < self.min_samples:
+            return best
+        top = max(sign * sums[a] for a in best)
+        return [a for a in best if sign * sums[a] == top]

@@ -51,11 +51,18 @@ The trick search (``_Tricks``)
     asking only the questions the result turns on ("can the side take t more tricks?"
     at each total t where the result changes: once for a contract made or not): no
     scoring at the leaves, a table that ignores the past (positions in relative
-    ranks: cards already played do not tell them apart), quick tricks and the top
-    trumps bounding a position before it is searched, and, where following suit is
-    the only rule, partition search (a bound holds for every position agreeing on the
-    cards it relied on). A concession is left out there only when scoring shows it
-    never does better than playing on.
+    ranks: cards already played do not tell them apart), quick tricks and the trumps
+    of a side above all of the other side's bounding a position before it is
+    searched, and, where following suit is the only rule, partition search (a bound
+    holds for every position agreeing on the cards it relied on). Moves are tried in
+    the order a card player would think of them: leads from a suit whose top card
+    the leader holds, then towards a partner's top card or ruff, then from a
+    sequence under the other side's top card, last into the other side's ruff;
+    second hand low, third hand high when an opponent after it can beat the
+    partner's card, the cheapest winner last to play, the lowest discard. A
+    concession is left out there only when scoring shows it never does better than
+    playing on. ``Solver.tricks`` counts the side's tricks after each action exactly,
+    to tell apart actions of equal result.
 """
 from __future__ import annotations
 
@@ -280,6 +287,27 @@ class Solver:
         return Solution(v / self.scale, best, values, self.seat, self.side, self.others, self.mode,
                         sr.nodes - n0, time.perf_counter() - t0)
 
+    def tricks(self, actions, time_limit: float | None = None, max_nodes: int | None = None) -> dict:
+        """{action: the side's tricks from now on under perfect play after it}, in the
+        trick search only (``mode == "tricks"``): a finer measure than the result, for
+        telling apart actions of equal result (a contract made in every case, with one
+        trick to spare or none). The search's tables carry over from ``solve``.
+        Raises ``Timeout`` as ``solve`` does."""
+        if self.mode != "tricks":
+            raise ValueError("tricks are counted in the trick search only")
+        sr = self.search
+        sr.deadline = None if time_limit is None else time.perf_counter() + time_limit
+        sr.max_nodes = None if max_nodes is None else sr.nodes + max_nodes
+        classes = sr.classes()
+        searched = set(sr._moves(sr.turn))
+        reps = []
+        for a in actions:
+            b = classes.get(a, a)
+            if b in searched and b not in reps:
+                reps.append(b)
+        got = sr.root_tricks(reps)
+        return {a: got[classes.get(a, a)] for a in actions if classes.get(a, a) in got}
+
     def _direct(self, a: int) -> int:
         """The scaled result of an action the search left out because it ends the deal
         at once (a concession the trick search proved no better than playing on)."""
@@ -355,8 +383,7 @@ class _General(_Budget):
             for c in d.stock:
                 universe |= 1 << c
         self.universe = universe
-        self.root = (list(d.scores), list(d.deltas), {k: list(v) for k, v in d.counters.items()},
-                     dict(d.lets), d.made, list(d.meld_points_of), list(d.deal_points_of))
+        self.root = _scored_fields(d)
         self.root_at = (d.tricks_done, len(d.trick))      # the one node inside a trick kept in the table
         self.lasts = {}       # a last trick (hands, leader, trumps) -> (winner, points, cards)
         self.no_hands = (0,) * len(d.hands)
@@ -382,16 +409,7 @@ class _General(_Budget):
             v = self.leaves[key] = _scaled(d.deltas, self.side, self.others, self.sign)
         elif unscored:
             return v
-        scores, deltas, counters, lets, made, mp, dp = self.root
-        d.scores[:] = scores
-        d.deltas[:] = deltas
-        for k, arr in d.counters.items():
-            arr[:] = counters[k]
-        d.lets.clear()
-        d.lets.update(lets)
-        d.made = made
-        d.meld_points_of[:] = mp
-        d.deal_points_of[:] = dp
+        _put_scored(d, self.root)
         return v
 
     # ------------------------------------------------------------ the position's key
@@ -862,22 +880,40 @@ def _trick_curve(d, side, others, sign):
     return curve
 
 
+def _scored_fields(d):
+    """What the engine's scoring (``settle``) changes on a deal, copied: put back with
+    ``_put_scored`` (a deal scored on a scratch copy, or a leaf of the search whose
+    scoring is taken back). Named field by field, so a copy never depends on how the
+    engine stores a deal."""
+    return (list(d.scores), list(d.deltas), {k: list(v) for k, v in d.counters.items()},
+            dict(d.lets), d.made, list(d.meld_points_of), list(d.deal_points_of))
+
+
+def _put_scored(d, saved):
+    scores, deltas, counters, lets, made, mp, dp = saved
+    d.scores[:] = scores
+    d.deltas[:] = deltas
+    for k, arr in d.counters.items():
+        arr[:] = counters[k]
+    d.lets.clear()
+    d.lets.update(lets)
+    d.made = made
+    d.meld_points_of[:] = mp
+    d.deal_points_of[:] = dp
+
+
 def _score_tally(scratch, d, tricks, conceded: bool) -> list:
-    """The score changes of a deal that ends with these tricks (on a scratch copy)."""
-    for k, v in d.fields().items():
-        if not isinstance(v, (list, dict)):
-            setattr(scratch, k, v)
-        elif isinstance(v, list):
-            setattr(scratch, k, list(v))
-        elif isinstance(v, dict):
-            setattr(scratch, k, {a: list(b) if isinstance(b, list) else b for a, b in v.items()})
+    """The score changes of a deal that ends with these tricks, on `scratch`, a deep
+    copy of `d` (the deal as it is now) that earlier calls may have scored: what the
+    scoring changed is put back from `d`, the end of the play is written in, and the
+    deal is scored again."""
+    _put_scored(scratch, _scored_fields(d))
     scratch.tricks = list(tricks)
     done = sum(tricks) - sum(d.tricks)
     scratch.tricks_done = d.tricks_done + done
     scratch.tricks_left = d.tricks_left - done
     scratch.trick = []
-    if not conceded:
-        scratch.hands = [0] * d.n_seats
+    scratch.hands = [0] * d.n_seats if not conceded else list(d.hands)
     scratch.conceded = conceded
     scratch.phase, scratch._ph, scratch.turn = DONE, None, TERMINAL
     settle(scratch)
@@ -1059,17 +1095,99 @@ class _Tricks(_Budget):
         cards = self._reps(self._allowed(s))
         if self.trick:
             keys = self.keys_of[self.led]
-            if (self.win_seat in self.side) == (s in self.side):
-                cards.sort(key=keys.__getitem__)          # a partner wins: the lowest first
-            else:                                          # the cheapest winner, then the lowest
+            rank = self.rank
+            mine = s in self.side
+            if (self.win_seat in self.side) == mine:
+                if self._beatable(s):
+                    # a partner wins, but an opponent after this seat may beat it:
+                    # third hand high, the cheapest card that beats the winner first
+                    wk = keys[self.win_card]
+                    cards.sort(key=lambda c: (keys[c] <= wk, keys[c], -rank[c]))
+                else:
+                    # a partner wins: the lowest first (discards: the lowest card)
+                    cards.sort(key=lambda c: (keys[c], -rank[c]))
+            else:
                 wk = keys[self.win_card]
-                cards.sort(key=lambda c: (keys[c] <= wk, keys[c]))
+                later = self.n_active - 1 - len(self.trick)      # seats still to play
+                nxt = s
+                partner_later = False
+                for _ in range(later):
+                    nxt = self.next_seat[nxt]
+                    if (nxt in self.side) == mine:
+                        partner_later = True
+                if partner_later and self.led != self.trumps:
+                    # second hand low: the lowest first, then the cheapest winner
+                    cards.sort(key=lambda c: (keys[c], -rank[c]))
+                else:                                      # the cheapest winner, then the lowest
+                    cards.sort(key=lambda c: (keys[c] <= wk, keys[c], -rank[c]))
         else:
-            cards.sort(key=self.rank.__getitem__)
+            cards = self._lead_order(s, cards)
         if first is not None and first in cards and cards[0] != first:
             cards.remove(first)
             cards.insert(0, first)
         return cards
+
+    def _beatable(self, s: int) -> bool:
+        """An opponent of `s` still to play to the trick holds a card that beats the
+        winning card (of the suit led, or a trump when void in it)."""
+        keys = self.keys_of[self.led]
+        wk = keys[self.win_card]
+        mine = s in self.side
+        nxt = s
+        SM = self.suit_mask
+        for _ in range(self.n_active - 1 - len(self.trick)):
+            nxt = self.next_seat[nxt]
+            if (nxt in self.side) == mine:
+                continue
+            h = self.hands[nxt]
+            pool = h & SM[self.led] or h
+            for c in bits(pool):
+                if keys[c] > wk:
+                    return True
+        return False
+
+    def _lead_order(self, s: int, cards: list) -> list:
+        """Leads, likeliest best first: a suit whose highest card in play the leader
+        holds (its top card), then one whose highest card a partner holds or a partner
+        can trump (low), then suits the other side holds the top of (from a sequence
+        under the top the highest, else low), last suits the other side can trump.
+        Within a group the suit the others hold fewest cards of comes first."""
+        hands = self.hands
+        in_play = ~self.gone
+        SM = self.suit_mask
+        suit = self.suit
+        rank = self.rank
+        mine = s in self.side
+        trumps = -1 if self.no_trumps else self.trumps
+        team = [p for p in self.active if p != s and (p in self.side) == mine]
+        opps = [o for o in self.active if (o in self.side) != mine]
+        tm = SM[trumps] if trumps >= 0 else 0
+        grade = {}
+        for k in {suit[c] for c in cards}:
+            sm = SM[k]
+            live = in_play & sm
+            top = live & -live
+            opp_len = sum((hands[o] & sm).bit_count() for o in opps)
+            opp_ruff = k != trumps and any(not hands[o] & sm and hands[o] & tm for o in opps)
+            if opp_ruff:
+                g = 4
+            elif hands[s] & top:
+                g = 0
+            elif any(hands[p] & top for p in team) or (
+                    k != trumps and any(not hands[p] & sm and hands[p] & tm for p in team)):
+                g = 1
+            else:
+                second = live ^ top
+                second &= -second
+                g = 2 if hands[s] & second else 3
+            grade[k] = (g, opp_len)
+
+        def key(c):
+            g, n = grade[suit[c]]
+            if g in (0, 2):
+                return (g, n, rank[c])
+            return (g, n, -rank[c])
+        return sorted(cards, key=key)
 
     # ------------------------------------------------------------ bounds and keys
     def _key(self, leader: int):
@@ -1152,6 +1270,13 @@ class _Tricks(_Budget):
                         lo = q
                     else:
                         hi = left - q
+                    if self.trumps >= 0 and not self.no_trumps:
+                        holder, run, _ = self._top_trumps()
+                        if run:
+                            if holder in self.side:
+                                lo = max(lo, run)
+                            else:
+                                hi = min(hi, left - run)
                     self.tt[key] = (lo, hi, None)
             if lo >= beta:
                 return lo
@@ -1234,16 +1359,20 @@ class _Tricks(_Budget):
                 w, wk = s, k
         return 1 if w in self.side else 0
 
-    def _exact(self, offset: int = 0) -> int:
+    def _exact(self, offset: int = 0, every: bool = False) -> int:
         """The side's future tricks, or as much of them as the result depends on:
         null-window searches at the totals where the result changes (`offset`: tricks
         of the side already counted), halving the list of those totals. The number
-        returned gives the same result as the true one."""
+        returned gives the same result as the true one; with `every`, it is the true
+        one."""
         search = self._search_ps if self.ps else self._search
         hi = self.hands[self.turn].bit_count()      # the seat to move has not played to this trick
         B = self.base + offset
         curve = self.curve
-        steps = [t for t in range(1, hi + 1) if curve[B + t] != curve[B + t - 1]]
+        if every:
+            steps = list(range(1, hi + 1))
+        else:
+            steps = [t for t in range(1, hi + 1) if curve[B + t] != curve[B + t - 1]]
         i, j = 0, len(steps)          # the side reaches steps[:i], and none of steps[j:]
         while i < j:
             t = steps[(i + j) // 2]
@@ -1378,25 +1507,37 @@ class _Tricks(_Budget):
         return total + extra, used | extra_cards
 
     def _top_trumps(self):
-        """(the seat holding the highest trump in play, how many of the highest trumps
-        it holds in a row, those cards): each of them will take a trick."""
+        """(a seat of the side holding the highest trump in play, how many tricks that
+        side's trumps take for certain, the cards counted): a trump higher than every
+        trump of the other side wins the trick it is played to for its side, and each
+        trick takes one card of a hand, so a hand holding m of them brings its side m
+        tricks."""
         sm = self.suit_mask[self.trumps]
         live = ~self.gone & sm
         if not live:
             return -1, 0, 0
         top = live & -live
-        holder = next(s for s in self.active if self.hands[s] & top)
-        mine = self.hands[holder]
-        run = 0
+        hands = self.hands
+        holder = next(s for s in self.active if hands[s] & top)
+        team = holder in self.side
+        theirs = 0
+        for s in self.active:
+            if (s in self.side) != team:
+                theirs |= hands[s] & sm
+        if theirs:
+            high = theirs & -theirs            # their highest trump
+            above = high - 1                   # the cards ranked above it
+        else:
+            above = sm
+        best = 0
         cards = 0
-        while live:
-            low = live & -live
-            if not mine & low:
-                break
-            run += 1
-            cards |= low
-            live ^= low
-        return holder, run, cards
+        for s in self.active:
+            if (s in self.side) == team:
+                m = hands[s] & sm & above
+                n = m.bit_count()
+                if n > best:
+                    best, cards = n, m
+        return holder, best, cards
 
     def _last_ps(self, leader: int):
         hands = self.hands
@@ -1446,6 +1587,13 @@ class _Tricks(_Budget):
                             hi, hi_rs = e[4], e[0]
                         if e[5] is not None and hands[s] >> e[5] & 1:
                             first = e[5]
+                if lo >= beta or hi <= alpha or lo == hi:
+                    rel = 0
+                    if (lo >= beta or lo == hi) and lo_rs is not None:
+                        rel |= self._ps_prefix(lo_rs)
+                    if (hi <= alpha or lo == hi) and hi_rs is not None:
+                        rel |= self._ps_prefix(hi_rs)
+                    return (lo if lo >= beta or lo == hi else hi), rel
             qt, qrel = self._sure_ps(s, (beta - 0) if s in self.side else left - alpha)
             if s in self.side:
                 if qt > lo:
@@ -1606,11 +1754,17 @@ class _Tricks(_Budget):
     def root_values(self) -> dict:
         return {a: self._value(x) for a, x in self._child_values().items()}
 
-    def _child_values(self, stop_at=None) -> dict:
-        """The side's future tricks after each searched move at the root."""
+    def root_tricks(self, cards) -> dict:
+        """The side's tricks from now on, exactly, after each of these moves at the root
+        (cards the search keeps for their class: ``classes``)."""
+        return self._child_values(only=cards, every=True)
+
+    def _child_values(self, stop_at=None, only=None, every=False) -> dict:
+        """The side's future tricks after each searched move at the root (`only`: after
+        these; `every`: exactly, not only as far as the result depends on them)."""
         s = self.turn
         out = {}
-        for c in self._moves(s):
+        for c in (self._moves(s) if only is None else only):
             trick = self.trick
             saved = (self.led, self.win_seat, self.win_card, self.turn, list(trick), self.gone)
             self.hands[s] ^= 1 << c
@@ -1631,7 +1785,7 @@ class _Tricks(_Budget):
                 self.trick = []
                 self.turn = self.win_seat
                 self.rs.tricks_done += 1
-            out[c] = won + self._exact(won)
+            out[c] = won + self._exact(won, every)
             if done:
                 self.rs.tricks_done -= 1
             self.hands[s] |= 1 << c

@@ -269,3 +269,56 @@ def test_pimc_plays_as_the_heuristic_outside_the_play():
     p = PimcAgent(random.Random(1), samples=2, time=None)
     h = HeuristicAgent(random.Random(1))
     assert p.act(d) == h.act(d)
+
+
+def test_pimc_breaks_ties_of_result_by_tricks():
+    """Actions of the same average result (in Solo Whist, a contract made, or lost, in
+    every sample) are told apart by the side's average tricks over the same samples:
+    the agent plays one with the most (the fewest where the result falls as the side
+    takes more); without the tie-break it plays the heuristic's card, which here is
+    sometimes not one of them."""
+    from talon_cards.solver import Solver
+    g = load("solo-whist")
+    checked = differs = 0
+    for k in range(40):
+        rng = random.Random(k)
+        d = g.new_deal(4, k % 4)
+        d.deal_random(rng)
+        h = HeuristicAgent(random.Random(k))
+        while not d.is_terminal() and not (d.phase == PLAY and d.tricks_left == 4 and d.trick
+                                           and len(d.legal_actions()) > 2):
+            d.apply_action(h.act(d))
+        if d.is_terminal():
+            continue
+        seat = d.turn
+        acts = d.legal_actions()
+        agent = PimcAgent(random.Random(100 + k), samples=5, time=None, nodes=None)
+        pick = agent.act(d)
+        # the same samples again, valued here
+        know = Knowledge(d, seat)
+        srng = random.Random(100 + k)
+        samples = [s for s in (know.sample(srng) for _ in range(5)) if s is not None]
+        result = dict.fromkeys(acts, 0.0)
+        tricks = dict.fromkeys(acts, 0)
+        sign = None
+        for s in samples:
+            sv = Solver(s, seat)
+            assert sv.mode == "tricks"
+            vals = sv.solve(all_actions=True).values
+            t = sv.tricks(acts)
+            sign = 1 if sv.search.maxers == sv.search.side else -1
+            for a in acts:
+                result[a] += vals[a]
+                tricks[a] += t[a]
+        top = max(result.values())
+        tied = [a for a in acts if result[a] >= top - 1e-9]
+        most = max(sign * tricks[a] for a in tied)
+        want = [a for a in tied if sign * tricks[a] == most]
+        assert pick in want, (k, pick, want, tied)
+        checked += 1
+        plain = PimcAgent(random.Random(100 + k), samples=5, time=None, nodes=None, tiebreak=False)
+        if plain.act(d) not in want:
+            differs += 1
+        if checked >= 12 and differs:
+            break
+    assert checked >= 6 and differs >= 1, (checked, differs)

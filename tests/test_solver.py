@@ -238,3 +238,51 @@ def test_time_limit_stops_the_search():
     d = endings("501", 8, 1, seed=3)[0]
     with pytest.raises(Timeout):
         solve(d, max_nodes=50)
+
+
+# ---------------------------------------------------------------- tricks after each action
+def brute_tricks(d, side, maxers, budget):
+    """Plain minimax on the side's tricks at the end (`maxers` want more of them); a
+    concession is not played, as the trick search does not play one."""
+    if d.is_terminal():
+        return sum(d.tricks[s] for s in side)
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise TooBig()
+    vals = []
+    for a in d.legal_actions():
+        if a == d.codec.CONCEDE:
+            continue
+        c = clone(d)
+        c.apply_action(a)
+        vals.append(brute_tricks(c, side, maxers, budget))
+    return max(vals) if d.turn in maxers else min(vals)
+
+
+@pytest.mark.parametrize("name", ["whist", "solo-whist"])
+def test_tricks_after_each_action_agree_with_brute_force(name):
+    """``Solver.tricks``: the side's tricks after each action under perfect play, as
+    plain minimax on tricks finds them, with the tables of an earlier ``solve`` and
+    without."""
+    checked = 0
+    for i, d in enumerate(endings(name, 3, 14, seed=13)):
+        sv = Solver(d)
+        if sv.mode != "tricks":
+            continue
+        if i % 2:
+            sv.solve(all_actions=True)
+        side, maxers = sv.side, sv.search.maxers
+        base = sum(d.tricks[s] for s in side)
+        acts = [a for a in d.legal_actions() if a != d.codec.CONCEDE]
+        got = sv.tricks(acts)
+        try:
+            want = {}
+            for a in acts:
+                c = clone(d)
+                c.apply_action(a)
+                want[a] = brute_tricks(c, side, maxers, [60000]) - base
+        except TooBig:
+            continue
+        assert got == want, (name, got, want)
+        checked += 1
+    assert checked >= 6

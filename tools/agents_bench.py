@@ -5,8 +5,10 @@ Prints, on one core:
 
 * the solver: for each game, the time (CPU) and positions searched to solve whole play
   phases exactly from the first lead (deals bid and played by heuristic players up to
-  the play), with the search the solver chose for it (the trick search or the general
-  one); a deal that runs past ``--solver-cap`` seconds is counted as a time-out;
+  the play), or with ``--solver-left N`` the rest of the play from the lead with N
+  tricks left (played on by heuristic players), with the search the solver chose for
+  it (the trick search or the general one); a deal that runs past ``--solver-cap``
+  seconds is counted as a time-out;
 * paired seeded matches (``talon_cards.arena.paired``): the heuristic player against
   random play, and the PIMC player against the heuristic one, as the mean difference of
   one seat's result per deal (its side's score change against the others') with a 95%
@@ -14,6 +16,7 @@ Prints, on one core:
 
     python tools/agents_bench.py                     # everything, default sizes
     python tools/agents_bench.py --only solver --games 501 whist solo-whist
+    python tools/agents_bench.py --only solver --games whist solo-whist --solver-deals 30 --solver-left 9
     python tools/agents_bench.py --only pimc --pimc-deals 40 --samples 8 --nodes 20000
     python tools/agents_bench.py --json
 """
@@ -61,13 +64,26 @@ def play_starts(g, n: int, seed: int):
     return out
 
 
-def bench_solver(games, deals: int, cap: float, seed: int) -> dict:
+def play_on(d, left: int, seed: int):
+    """The deal played on by heuristic players to the first lead with `left` tricks to
+    play (None when it ends before)."""
+    rng = random.Random(seed)
+    agents = [HeuristicAgent(random.Random(rng.random())) for _ in range(d.n_seats)]
+    while not d.is_terminal() and (d.trick or d.tricks_left > left):
+        d.apply_action(agents[d.turn].act(d))
+    return None if d.is_terminal() else d
+
+
+def bench_solver(games, deals: int, cap: float, seed: int, left: int | None = None) -> dict:
     rows = {}
     for name in games:
         g = load(name)
         times, nodes, outs = [], [], 0
         mode = tricks = None
-        for d in play_starts(g, deals, seed):
+        starts = play_starts(g, deals, seed)
+        if left is not None:
+            starts = [x for x in (play_on(d, left, seed + i) for i, d in enumerate(starts)) if x is not None]
+        for d in starts:
             sv = Solver(d)
             mode, tricks = sv.mode, d.tricks_left
             t0 = CLOCK()
@@ -128,6 +144,9 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--solver-deals", type=int, default=5)
     ap.add_argument("--solver-cap", type=float, default=60.0)
+    ap.add_argument("--solver-left", type=int, default=None,
+                    help="solve from the first lead with this many tricks left (played on by heuristic "
+                         "players), not from the first trick")
     ap.add_argument("--deals", type=int, default=200, help="deals of heuristic against random")
     ap.add_argument("--pimc-deals", type=int, default=30, help="deals of PIMC against the heuristic")
     ap.add_argument("--samples", type=int, default=10)
@@ -139,8 +158,10 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     out = {}
     if a.only in (None, "solver"):
-        print("open-card solver, whole play phases from the first lead (CPU time):", flush=True)
-        out["solver"] = bench_solver(a.games, a.solver_deals, a.solver_cap, a.seed)
+        where = "whole play phases from the first lead" if a.solver_left is None else \
+            f"the rest of the play from the lead with {a.solver_left} tricks left"
+        print(f"open-card solver, {where} (CPU time):", flush=True)
+        out["solver"] = bench_solver(a.games, a.solver_deals, a.solver_cap, a.seed, a.solver_left)
     if a.only in (None, "heuristic"):
         print("heuristic against random play (paired deals, one seat's result):", flush=True)
         out["heuristic_vs_random"] = bench_match(a.games, HeuristicAgent, RandomAgent, a.deals, a.seed,
