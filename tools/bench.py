@@ -677,19 +677,17 @@ def main(argv=None):
     print(f"{'spec':<28} {'random deals/s':>14} {'decisions/s':>12}")
     for k, v in out["deals_per_second"].items():
         print(f"{k:<28} {v:>14,} {out['decisions_per_second'][k]:>12,}")
+    labels = {"engine": "engine (random agent)", "engine_legal_actions": "engine (legal_actions)",
+              "hand_coded": "hand-coded Python"}
     for ref, fig in out["games"].items():
-        pp = fig["play_phase_per_second"]
-        print(f"\n{ref}: play phase (same deals, from the first lead to the last trick), deals/s")
-        print(f"{'engine (random agent)':<28} {pp['engine']:>14,}")
-        print(f"{'engine (legal_actions)':<28} {pp['engine_legal_actions']:>14,}")
-        print(f"{'hand-coded Python':<28} {pp['hand_coded']:>14,}")
-        print(f"{'ratio engine / hand-coded':<28} {fig['play_phase_ratio']:>14.2f}")
-        if "full_deal_ratio" in fig:
-            fd = fig["full_deal_per_second"]
-            print(f"{ref}: whole deals (deal, auction or pass, play, score), deals/s")
-            print(f"{'engine (random agent)':<28} {fd['engine']:>14,}")
-            print(f"{'hand-coded Python':<28} {fd['hand_coded']:>14,}")
-            print(f"{'ratio engine / hand-coded':<28} {fig['full_deal_ratio']:>14.2f}")
+        for kind, what in (("play_phase", "play phase (same deals, from the first lead to the last trick)"),
+                           ("full_deal", "whole deals (deal, auction or pass, play, score)")):
+            if f"{kind}_ratio" not in fig:
+                continue
+            print(f"\n{ref}: {what}, deals/s")
+            for side, v in fig[f"{kind}_per_second"].items():
+                print(f"{labels[side]:<28} {v:>14,}")
+            print(f"{'ratio engine / hand-coded':<28} {fig[f'{kind}_ratio']:>14.2f}")
     if "workers" in out:
         w = out["workers"]
         print(f"\n501 simulate, {w['cpus']} CPUs, wall-clock: " + ", ".join(
