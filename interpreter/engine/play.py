@@ -432,8 +432,7 @@ def play_random_interpreted(d, rng):
             d.apply_action(random_play_action(d, rng))
         return
     history, hands, next_seat = d.history, d.hands, d.next_seat
-    below = rng._randbelow
-    getbits = rng.getrandbits if type(rng)._randbelow is _RANDBELOW else None
+    below = rng._randbelow       # the reference: the generator's own draw, called
     concede = g.concede is not None
     melds = bool(g.melds)
     n_active, exposed = d.n_active, d.exposed
@@ -467,13 +466,7 @@ def play_random_interpreted(d, rng):
             total += 1
         if not total:
             raise RuntimeError(f"seat {s} has no card to play")
-        if getbits is not None:
-            k = total.bit_length()
-            r = getbits(k)
-            while r >= total:
-                r = getbits(k)
-        else:
-            r = below(total)
+        r = below(total)
         if r >= n:
             r -= n
             d.apply_action(extra[r] if r < len(extra) else d.codec.CONCEDE)
