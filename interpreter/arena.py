@@ -28,7 +28,7 @@ AGENTS = {"random": RandomAgent, "heuristic": HeuristicAgent, "pimc": PimcAgent}
 def make_agent(text: str, rng: random.Random):
     """``name`` or ``name:key=value,key=value`` -> an agent with its own random stream.
     Settings: random pass_rate, blind_rate; heuristic margin; pimc samples, time
-    (seconds, or none), nodes."""
+    (seconds, or none), nodes, auction_tries."""
     name, _, opts = text.strip().partition(":")
     cls = AGENTS.get(name.strip().lower())
     if cls is None:
@@ -127,7 +127,7 @@ def parse_agents(text: str, seats: int, human: int | None = None, names=None) ->
 
 
 def agent_texts(names, samples: int | None = None, time: float | None = None,
-                nodes: int | None = None) -> tuple | None:
+                nodes: int | None = None, auction_tries: int | None = None) -> tuple | None:
     """One ``make_agent`` description per seat, the PIMC player's budget written in;
     None when every seat plays at random (the simulator's own fast path)."""
     if all(n in (None, "random") for n in names):
@@ -136,6 +136,7 @@ def agent_texts(names, samples: int | None = None, time: float | None = None,
     for n in names:
         if n == "pimc":
             opts = [f"samples={samples}"] * (samples is not None) + [f"nodes={nodes}"] * (nodes is not None)
+            opts += [f"auction_tries={auction_tries}"] * (auction_tries is not None)
             opts.append(f"time={time:g}" if time is not None else "time=none")
             n = "pimc:" + ",".join(opts)
         out.append(n)

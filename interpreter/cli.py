@@ -446,6 +446,7 @@ def _run_options(p):
 
 DEFAULT_SAMPLES = 16        # the PIMC player's deals sampled per decision
 DEFAULT_NODES = 20000       # and positions its solver may search per decision
+DEFAULT_AUCTION_TRIES = 1   # and deals drawn for each sample kept (the best fit to the bids)
 
 
 def _agent_options(p, who="every seat"):
@@ -461,6 +462,9 @@ def _agent_options(p, who="every seat"):
     p.add_argument("--time", type=float, default=None, metavar="SECONDS",
                    help="pimc: also stop a decision after this many seconds (then runs depend on the "
                         "machine's speed)")
+    p.add_argument("--auction-tries", type=int, default=None, metavar="N",
+                   help=f"pimc: deals drawn for each one kept, the one whose hands best fit the bids "
+                        f"made (default {DEFAULT_AUCTION_TRIES}; 1: bids not used)")
 
 
 def _agents_of(args, seats: int, human: int | None = None, names=None):
@@ -472,16 +476,21 @@ def _agents_of(args, seats: int, human: int | None = None, names=None):
         return None, "--nodes must be at least 1"
     if args.time is not None and not args.time > 0:
         return None, "--time must be a number of seconds above 0"
+    if args.auction_tries is not None and args.auction_tries < 1:
+        return None, "--auction-tries must be at least 1"
     text = args.agents if args.agents is not None else "random"
     try:
         kinds = parse_agents(text, seats, human, names)
     except ValueError as e:
         return None, str(e)
-    if "pimc" not in kinds and (args.samples is not None or args.nodes is not None or args.time is not None):
-        return None, "--samples, --nodes and --time set the PIMC player's effort: they go with --agents pimc"
+    if "pimc" not in kinds and (args.samples is not None or args.nodes is not None or args.time is not None
+                                or args.auction_tries is not None):
+        return None, ("--samples, --nodes, --time and --auction-tries set the PIMC player's effort: "
+                      "they go with --agents pimc")
     samples = args.samples if args.samples is not None else DEFAULT_SAMPLES
     nodes = args.nodes if args.nodes is not None else DEFAULT_NODES
-    return agent_texts(kinds, samples, args.time, nodes), None
+    tries = args.auction_tries if args.auction_tries is not None else DEFAULT_AUCTION_TRIES
+    return agent_texts(kinds, samples, args.time, nodes, tries), None
 
 
 def _usage(msg: str) -> int:

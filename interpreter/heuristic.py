@@ -287,6 +287,20 @@ class HeuristicAgent:
             return self._play(deal, s, acts)
         return acts[0]
 
+    def bid(self, deal) -> int:
+        """The bid or pass ``act`` would choose in the auction, without first taking the
+        hidden cards out of `deal`: for a deal that is itself a guess (the PIMC
+        player's check of a sample against the auction), where hiding costs time
+        and protects nothing."""
+        s = deal.turn
+        acts = deal.legal_actions()
+        c = deal.codec
+        if len(acts) == 1:
+            return acts[0]
+        if c.LOOK in acts:
+            return c.LOOK
+        return self._bid(deal, s, acts)
+
     # ------------------------------------------------------------ what the seat sees
     @staticmethod
     def my_hand(deal, s: int) -> int:

@@ -20,8 +20,11 @@ the seat held some other card tells which cards the seat did not hold (``voids``
 A seat that later drew from the stock may have drawn such a card since; those
 inferences are kept only for plays after its last draw.
 
-Not used: what an auction reveals (a bid that only a seat holding a meld may make),
-and which card a seat gave face down to another when neither is the seat asking.
+``Knowledge.auction_hands(sample)`` gives each seat's hand as it was during the
+auction in a sample, where hands changed since only by playing (no talon taken, no
+cards given, exchanged or drawn); the PIMC player uses it to prefer samples in which
+the seats would have bid as they did (``pimc``). Not used: which card a seat gave
+face down to another when neither is the seat asking.
 """
 from __future__ import annotations
 
@@ -314,6 +317,14 @@ class Knowledge:
         self.unseen = g.full_deck & ~gone & ~self.hand & ~in_stock & ~self.talon_known
         self._template = None
         self.deal_shape = (deal.n_seats, tuple(deal.active))
+        # the cards each seat has played, for its hand as it was in the auction
+        played_by = {t: 0 for t in deal.active}
+        for t, a in hist[start:]:
+            if a < c.PASS and t in played_by:
+                played_by[t] |= 1 << (a if a < c.MELD else (a - c.MELD) % g.n_cards)
+        self.played_by = played_by
+        self.auction_end = _auction_end(deal)
+        self.hands_kept = _hands_kept(deal, start, played_by)
 
     # ------------------------------------------------------------ sampling
     def places(self) -> dict:
@@ -405,6 +416,14 @@ class Knowledge:
             d.dealt[t] = d.hands[t]
         return d
 
+    def auction_hands(self, d) -> dict | None:
+        """{seat: its hand during the auction} for a sample `d` of this deal, or None
+        when hands changed since otherwise than by playing cards (a talon taken,
+        cards given, exchanged or drawn): then the sample alone does not tell."""
+        if not self.hands_kept:
+            return None
+        return {t: d.hands[t] | self.played_by[t] for t in self.active}
+
     def check(self, d) -> bool:
         """The sample agrees with what this seat knows (sizes, known places, voids)."""
         seen = 0
@@ -423,6 +442,35 @@ class Knowledge:
             if not any(d.hands[t] >> x & 1 for t in seats):
                 return False
         return True
+
+
+def _auction_end(deal) -> int:
+    """The index in ``deal.history`` just past the auction's last action."""
+    c = deal.codec
+    end = 0
+    for i, (_, a) in enumerate(deal.history):
+        if c.kind(a) in ("bid", "pass", "look"):
+            end = i + 1
+        elif a < c.PASS:
+            break
+    return end
+
+
+def _hands_kept(deal, start: int, played_by: dict) -> bool:
+    """Every active seat's hand now is its hand as dealt less the cards it played: no
+    talon taken, no cards given, exchanged or drawn (the history has no action
+    moving cards but plays, and each hand's size adds up)."""
+    g = deal.game
+    c = deal.codec
+    if g.draw or deal.talon.bit_count() != deal.talon_dealt.bit_count():
+        return False
+    for _, a in deal.history:
+        if c.kind(a) in ("give", "exchange", "close"):
+            return False
+    for t in deal.active:
+        if deal.dealt[t].bit_count() != deal.hands[t].bit_count() + played_by[t].bit_count():
+            return False
+    return True
 
 
 def _mask(names, by) -> int:

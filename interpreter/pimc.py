@@ -27,16 +27,62 @@ from __future__ import annotations
 import random
 import time
 
-from .engine import PLAY
+from .engine import PLAY, bits
 from .heuristic import HeuristicAgent
 from .knowledge import Knowledge
 from .solver import Solver, Timeout
 
 
+class AuctionCheck:
+    """How far a sampled deal disagrees with the auction as it went: the number of the
+    other seats' bids and passes that `model` (an agent; the heuristic player by
+    default), holding the sample's hands, would not have made. Works where each
+    seat's hand in the auction can be read off the sample (``Knowledge.auction_hands``);
+    elsewhere, and where the other seats made no bid or pass after looking at their
+    cards, it has nothing to say (``active`` is False)."""
+
+    def __init__(self, deal, seat: int, know: Knowledge, model=None):
+        c = deal.codec
+        self.deal = deal
+        self.seat = seat
+        self.know = know
+        self.model = model or HeuristicAgent(random.Random(0))
+        self.actions = deal.history[:know.auction_end]
+        judged = 0
+        for t, a in self.actions:
+            if t != seat and c.kind(a) in ("bid", "pass") and not c.fields(a).get("blind"):
+                judged += 1
+        self.active = bool(judged) and know.hands_kept
+
+    def _predict(self, r) -> int:
+        bid = getattr(self.model, "bid", None)
+        return bid(r) if bid is not None else self.model.act(r)
+
+    def misfits(self, sample, stop: int | None = None) -> int:
+        """The bids and passes of the other seats the model would have made otherwise
+        with the sample's hands (counting stops at `stop`)."""
+        d = self.deal
+        g = d.game
+        c = d.codec
+        hands = self.know.auction_hands(sample)
+        r = g.new_deal(d.n_seats, d.dealer, d.scores_before, d.deal_number, d.counters)
+        r.set_cards({t: list(bits(h)) for t, h in hands.items()}, list(bits(sample.talon_dealt)),
+                    sample.exposed_dealt, list(sample.stock))
+        wrong = 0
+        for t, a in self.actions:
+            if (t != self.seat and r.turn == t and c.kind(a) in ("bid", "pass")
+                    and not c.fields(a).get("blind") and self._predict(r) != a):
+                wrong += 1
+                if stop is not None and wrong >= stop:
+                    return wrong
+            r.apply_action(a)
+        return wrong
+
+
 class PimcAgent:
     def __init__(self, rng: random.Random | None = None, samples: int = 16, time: float | None = 2.0,
                  nodes: int | None = None, heuristic: HeuristicAgent | None = None, min_samples: int = 3,
-                 tiebreak: bool = True):
+                 tiebreak: bool = True, auction_tries: int = 1):
         self.rng = rng or random.Random(0)
         self.samples = samples
         self.min_samples = max(1, min(min_samples, samples))
@@ -44,6 +90,7 @@ class PimcAgent:
         self.nodes = nodes
         self.heuristic = heuristic or HeuristicAgent(self.rng)
         self.tiebreak = bool(tiebreak)
+        self.auction_tries = max(0, int(auction_tries))
         self.last = None          # (samples solved, {action: average}) of the last decision
 
     def act(self, deal) -> int:
@@ -56,6 +103,11 @@ class PimcAgent:
         deadline = None if self.time is None else time.perf_counter() + self.time
         nodes_left = self.nodes
         know = Knowledge(deal, seat)
+        check = None
+        if self.auction_tries > 1:
+            check = AuctionCheck(deal, seat, know, HeuristicAgent(random.Random(0)))
+            if not check.active:
+                check = None
         totals = {a: 0.0 for a in acts}
         solved = 0
         curve = None
@@ -69,7 +121,7 @@ class PimcAgent:
             share = max(1, self.min_samples - solved)
             cap_nodes = None if nodes_left is None else max(1, nodes_left // share)
             cap_time = None if left is None else left / share
-            sample = know.sample(self.rng)
+            sample = self._sample(know, check)
             if sample is None:
                 continue
             solver = Solver(sample, seat, curve=curve)
@@ -100,6 +152,24 @@ class PimcAgent:
             return best[0]
         pick = self.heuristic.act(deal)
         return pick if pick in best else best[0]
+
+    def _sample(self, know: Knowledge, check):
+        """A sample of the hidden cards; with an auction check, the one of up to
+        `auction_tries` samples that disagrees least with the auction."""
+        if check is None:
+            return know.sample(self.rng)
+        best = None
+        fewest = None
+        for _ in range(self.auction_tries):
+            s = know.sample(self.rng)
+            if s is None:
+                continue
+            k = check.misfits(s, fewest)
+            if fewest is None or k < fewest:
+                best, fewest = s, k
+                if k == 0:
+                    break
+        return best
 
     def _most_tricks(self, best, solvers, deadline, nodes_left) -> list:
         """Of actions with the same average result, those after which the seat's side

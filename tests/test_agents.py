@@ -20,7 +20,7 @@ from talon_cards.arena import mean_ci, paired
 from talon_cards.engine import PLAY
 from talon_cards.heuristic import HeuristicAgent
 from talon_cards.knowledge import Knowledge
-from talon_cards.pimc import PimcAgent
+from talon_cards.pimc import AuctionCheck, PimcAgent
 from talon_cards.spec import load
 
 GAMES = ["501", "solo-whist", "whist", "oh-hell", "hearts", "sixty-six", "tysyacha"]
@@ -322,3 +322,101 @@ def test_pimc_breaks_ties_of_result_by_tricks():
         if checked >= 12 and differs:
             break
     assert checked >= 6 and differs >= 1, (checked, differs)
+
+
+# ---------------------------------------------------------------- the auction in the samples
+def bid_and_play(name, k, tricks=1):
+    """A deal bid and played by heuristic players to the first lead after `tricks`
+    tricks (None when it ends before)."""
+    g = load(name)
+    seats = g.default_seats or g.seat_counts[0]
+    d = g.new_deal(seats, k % seats)
+    d.deal_random(random.Random(k))
+    agents = [HeuristicAgent(random.Random(10 * k + s)) for s in range(seats)]
+    while not d.is_terminal() and (d.phase != PLAY or d.tricks_done < tricks or d.trick):
+        d.apply_action(agents[d.turn].act(d))
+    return None if d.is_terminal() else d
+
+
+@pytest.mark.parametrize("name", ["solo-whist", "oh-hell"])
+def test_the_real_hands_fit_the_auction_and_random_ones_often_do_not(name):
+    """Deals bid by heuristic players: holding the real hands the heuristic player would
+    have made every bid and pass again (no misfit), while hands dealt at random
+    consistently with what the seat saw of the play often would not."""
+    deals = misfit = 0
+    for k in range(40):
+        d = bid_and_play(name, k)
+        if d is None:
+            continue
+        know = Knowledge(d, d.turn)
+        check = AuctionCheck(d, d.turn, know)
+        assert check.active
+        assert check.misfits(d) == 0, k
+        rng = random.Random(k)
+        for _ in range(6):
+            s = know.sample(rng)
+            assert know.check(s)
+            misfit += check.misfits(s) > 0
+        deals += 1
+        if deals == 8:
+            break
+    assert deals == 8 and misfit >= 6, (deals, misfit)
+
+
+def test_the_auction_check_is_silent_where_hands_changed_since():
+    """In 501 the declarer took the talon and gave cards away: a hand in the auction
+    cannot be read off a sample, so the check does not judge samples there."""
+    for k in range(20):
+        d = bid_and_play("501", k)
+        if d is None:
+            continue
+        know = Knowledge(d, d.turn)
+        assert know.auction_hands(d) is None
+        assert not AuctionCheck(d, d.turn, know).active
+        return
+    pytest.fail("no 501 deal was played")
+
+
+def test_pimc_keeps_the_sample_that_fits_the_auction_best():
+    """With `auction_tries` N the agent draws up to N samples for each one it keeps and
+    keeps the first with the fewest misfits (stopping at one with none); every sample
+    kept agrees with what the seat saw."""
+    checked = 0
+    for k in range(30):
+        d = bid_and_play("oh-hell", k)
+        if d is None:
+            continue
+        know = Knowledge(d, d.turn)
+        check = AuctionCheck(d, d.turn, know)
+        agent = PimcAgent(random.Random(k), samples=2, auction_tries=5)
+        kept = agent._sample(know, check)
+        rng = random.Random(k)
+        draws = []
+        for _ in range(5):
+            s = know.sample(rng)
+            draws.append((check.misfits(s), s))
+            if draws[-1][0] == 0:
+                break
+        fewest = min(m for m, _ in draws)
+        want = next(s for m, s in draws if m == fewest)
+        assert kept.hands == want.hands and know.check(kept)
+        assert check.misfits(kept) == fewest
+        checked += 1
+        if checked == 5:
+            break
+    assert checked == 5
+
+
+def test_pimc_with_the_auction_check_plays_legal_cards_and_repeats():
+    """A PIMC player using the bids (Solo Whist) plays a whole deal with legal actions,
+    and the same seed gives the same deal."""
+    g = load("solo-whist")
+    runs = []
+    for _ in range(2):
+        d = g.new_deal(4, 1)
+        d.deal_random(random.Random(3))
+        play_deal(d, [PimcAgent(random.Random(5), samples=4, time=None, nodes=5000, auction_tries=4)]
+                  + [HeuristicAgent(random.Random(s)) for s in range(3)])
+        assert d.is_terminal() and d.declarer >= 0 and d.tricks_done == 13
+        runs.append((list(d.history), list(d.deltas)))
+    assert runs[0] == runs[1]
