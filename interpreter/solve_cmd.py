@@ -126,7 +126,7 @@ def describe(deal, seats, sol) -> dict:
 
 
 def cmd_solve(args) -> int:
-    from .solver import Timeout, score_sign, solve
+    from .solver import Solver, Timeout, score_sign
     if args.record.endswith(".talon"):
         return _usage(f"{args.record} is a spec (the rules of a game), not a hand record: `talon solve` reads "
                       f"a record of a deal (see `talon replay`)")
@@ -162,15 +162,38 @@ def cmd_solve(args) -> int:
              + (f"(at most {args.time:g} s; --time to change) …" if args.time else "…"))
     import time
     t0 = time.perf_counter()
-    try:
-        sol = solve(deal, seat, all_actions=True, time_limit=args.time, max_nodes=args.nodes)
-    except Timeout:
+    sv = Solver(deal, seat)
+    more = ("allow more (--time SECONDS, 0 for no limit; --nodes), or solve a later point of the play "
+            "(a record with more actions)")
+
+    def spent() -> str:
         out_of_time = args.time is not None and time.perf_counter() - t0 >= args.time
-        spent = f"{args.time:g} s" if out_of_time or not args.nodes else f"{args.nodes} positions"
-        return _fail(args, f"talon: {args.record}: no exact result within {spent}; allow more (--time SECONDS, "
-                           f"0 for no limit; --nodes), or solve a later point of the play (a record with more "
-                           f"actions)")
+        return f"{args.time:g} s" if out_of_time or not args.nodes else f"{args.nodes} positions"
+
+    # the result first (and an action achieving it), then the value of every action: a
+    # search cut short still tells what it proved
+    try:
+        first = sv.solve(time_limit=args.time, max_nodes=args.nodes)
+    except Timeout as e:
+        return _fail(args, f"talon: {args.record}: no exact result within {spent()}"
+                     + _proved(e.bounds, deal, seats, sv) + f"; {more}",
+                     {"bounds": _bounds_json(e.bounds)} if e.bounds else None)
+    partial = None
+    left = None if args.time is None else max(args.time - (time.perf_counter() - t0), 1e-3)
+    try:
+        sol = sv.solve(all_actions=True, time_limit=left,
+                       max_nodes=None if args.nodes is None else max(args.nodes - first.nodes, 1))
+        sol.nodes += first.nodes
+        sol.seconds = time.perf_counter() - t0
+    except Timeout:
+        sol = first
+        sol.seconds = time.perf_counter() - t0
+        sol.nodes = sv.search.nodes
+        partial = (f"the value of each action needs more than {spent()}: the result above and the action "
+                   f"achieving it are exact; for every action's value, {more}")
     data = {"record": args.record, "spec": deal.game.name, **describe(deal, seats, sol)}
+    if partial:
+        data["partial"] = partial
     if note:
         data["note"] = note
     data["higher_is_better"] = True
@@ -182,6 +205,26 @@ def cmd_solve(args) -> int:
         return EXIT_OK
     _say(render(deal, seats, sol, data))
     return EXIT_OK
+
+
+def _proved(bounds, deal, seats, sv) -> str:
+    """What a search cut short had proved of the result, in words ('' if nothing)."""
+    if not bounds:
+        return ""
+    lo, hi = bounds
+    side = _and([seats[s] for s in sv.side])
+    if lo is not None and hi is not None:
+        said = f"between {_num(lo)} and {_num(hi)}"
+    elif lo is not None:
+        said = f"at least {_num(lo)}"
+    else:
+        said = f"at most {_num(hi)}"
+    return f" (proved so far: the result for {side} is {said})"
+
+
+def _bounds_json(bounds) -> dict:
+    lo, hi = bounds
+    return {"at_least": lo, "at_most": hi}
 
 
 def _num(x: float) -> str:
@@ -228,15 +271,21 @@ def render(deal, seats, sol, d: dict) -> str:
     out.append("")
     turn = deal.turn
     mover_in_side = turn in sol.side
-    rows = []
-    best = sol.value
-    for a, v in sorted(sol.values.items(), key=lambda kv: (-kv[1] if mover_in_side else kv[1])):
-        text = d["actions"] and f"{nm(turn)} {deal.game.to_action(a, seats).text()}"
-        rows.append([text, _num(v), "best" if abs(v - best) < 1e-9 else f"{_num(v - best)}"])
-    out.append(table(["action", f"result for {side}", "against the best"], rows))
-    if not mover_in_side:
-        out.append(f"({nm(turn)} plays against {side}: its best actions give {side} the least)")
-    out.append("")
+    if sol.values is None:
+        if sol.best is not None:
+            out.append(f"an action achieving it: {nm(turn)} {deal.game.to_action(sol.best, seats).text()}")
+        out.append(d.get("partial", ""))
+        out.append("")
+    else:
+        rows = []
+        best = sol.value
+        for a, v in sorted(sol.values.items(), key=lambda kv: (-kv[1] if mover_in_side else kv[1])):
+            text = d["actions"] and f"{nm(turn)} {deal.game.to_action(a, seats).text()}"
+            rows.append([text, _num(v), "best" if abs(v - best) < 1e-9 else f"{_num(v - best)}"])
+        out.append(table(["action", f"result for {side}", "against the best"], rows))
+        if not mover_in_side:
+            out.append(f"({nm(turn)} plays against {side}: its best actions give {side} the least)")
+        out.append("")
     out.append(f"{sol.nodes:,} positions searched in {sol.seconds:.2f} s "
                f"({'the trick search' if sol.mode == 'tricks' else 'the general search'})")
     return "\n".join(out)

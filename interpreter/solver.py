@@ -78,7 +78,10 @@ INF = 1 << 60
 
 
 class Timeout(Exception):
-    """The search ran out of the time or nodes it was given."""
+    """The search ran out of the time or nodes it was given. ``bounds``: what it had
+    proved of the result by then, (lowest, highest) for the seat (None for no bound
+    on that side), or None when it proved nothing."""
+    bounds = None
 
 
 # ---------------------------------------------------------------- the objective
@@ -283,7 +286,14 @@ class Solver:
             v = values[best]
             values = {a: x / self.scale for a, x in values.items()}
         else:
-            v, best = sr.root_value()
+            sr.root_bounds = (-INF, INF)
+            try:
+                v, best = sr.root_value()
+            except Timeout as e:
+                lo, hi = sr.root_bounds
+                if lo > -INF or hi < INF:
+                    e.bounds = (None if lo <= -INF else lo / self.scale, None if hi >= INF else hi / self.scale)
+                raise
         return Solution(v / self.scale, best, values, self.seat, self.side, self.others, self.mode,
                         sr.nodes - n0, time.perf_counter() - t0)
 
@@ -793,8 +803,9 @@ class _General(_Budget):
             self._undo(s, u)
         return v
 
-    def _mtdf(self, guess: int) -> int:
-        """The exact value by null-window searches closing in on it (MTD(f))."""
+    def _mtdf(self, guess: int, track: bool = False) -> int:
+        """The exact value by null-window searches closing in on it (MTD(f)); with
+        `track`, the bounds proved so far are kept in ``root_bounds``."""
         lo, hi = -INF, INF
         g = guess
         while lo < hi:
@@ -804,11 +815,15 @@ class _General(_Budget):
                 hi = g
             else:
                 lo = g
+            if track:
+                self.root_bounds = (lo, hi)
         return g
 
     # ------------------------------------------------------------ the root
+    root_bounds = (-INF, INF)
+
     def root_value(self):
-        v = self._mtdf(0)
+        v = self._mtdf(0, track=True)
         ent = self.tt.get(self._key())
         return v, (ent[2] if ent is not None else None)
 
@@ -1359,7 +1374,7 @@ class _Tricks(_Budget):
                 w, wk = s, k
         return 1 if w in self.side else 0
 
-    def _exact(self, offset: int = 0, every: bool = False) -> int:
+    def _exact(self, offset: int = 0, every: bool = False, track: bool = False) -> int:
         """The side's future tricks, or as much of them as the result depends on:
         null-window searches at the totals where the result changes (`offset`: tricks
         of the side already counted), halving the list of those totals. The number
@@ -1385,6 +1400,12 @@ class _Tricks(_Budget):
             else:
                 while j > i and steps[j - 1] > v:
                     j -= 1
+            if track:
+                # the side's future tricks lie in [least, most]: the results there
+                least = steps[i - 1] if i else 0
+                most = steps[j] - 1 if j < len(steps) else hi
+                vals = [curve[B + t] for t in range(least, most + 1)]
+                self.root_bounds = (min(vals), max(vals))
         return steps[i - 1] if i else 0
 
     # ------------------------------------------------------------ partition search
@@ -1743,9 +1764,11 @@ class _Tricks(_Budget):
     def _value(self, future: int) -> int:
         return self.curve[self.base + future]
 
+    root_bounds = (-INF, INF)
+
     def root_value(self):
         best = None
-        v = self._value(self._exact())
+        v = self._value(self._exact(track=True))
         if self.hands[self.turn]:
             vals = self._child_values(stop_at=v)
             best = next(a for a, x in vals.items() if self._value(x) == v)

@@ -250,7 +250,7 @@ def test_solve_bad_files_are_clear_messages(talon_cli, tmp_path):
 
 
 def test_solve_with_a_node_budget_too_small_says_so(talon_cli, tmp_path):
-    g, d = _position("501", 1, tricks_left=6)
+    g, d = _position("501", 1, tricks_left=8)
     path, _ = _write(tmp_path, d)
     rc, out, err = talon_cli("solve", path, "--nodes", "5")
     assert rc == 1 and "no exact result within 5 positions" in err
@@ -377,3 +377,69 @@ def test_solve_gives_up_at_its_time_limit_with_a_message(talon_cli, tmp_path):
     assert rc == 1 and "no exact result within 0.05 s" in err
     rc, out, err = talon_cli("solve", path, "--time", "-1")
     assert rc == 2 and "--time" in err
+
+
+@pytest.mark.parametrize("name", ["whist", "501"])
+def test_a_search_cut_short_reports_bounds_that_hold(name):
+    """Cut short, the solver says what it had proved of the result (the trick search's
+    questions answered so far, or MTD(f)'s bounds), and the exact result lies within."""
+    from talon_cards.solver import Solver, Timeout
+    g, d = _position(name, 2, tricks_left=8 if name == "whist" else 6)
+    true = solve(d).value
+    bounded = 0
+    k = 4
+    while k < 200_000:
+        try:
+            Solver(d).solve(max_nodes=k)
+            break
+        except Timeout as e:
+            if e.bounds is not None:
+                lo, hi = e.bounds
+                assert lo is None or lo <= true + 1e-9, (k, e.bounds, true)
+                assert hi is None or true <= hi + 1e-9, (k, e.bounds, true)
+                assert lo is not None or hi is not None
+                bounded += 1
+        k = k * 3 // 2
+    assert bounded >= 1
+
+
+def test_solve_cut_short_says_what_it_proved(talon_cli, tmp_path):
+    from talon_cards.solver import Solver, Timeout
+    g, d = _position("whist", 2, tricks_left=8)
+    path, seats = _write(tmp_path, d)
+    k = 4
+    bounds = None
+    while bounds is None:
+        k = k * 3 // 2
+        assert k < 200_000
+        try:
+            Solver(d).solve(max_nodes=k)
+        except Timeout as e:
+            bounds = e.bounds
+    lo, hi = bounds
+    rc, out, err = talon_cli("solve", path, "--nodes", str(k))
+    assert rc == 1 and f"no exact result within {k} positions (proved so far: the result for" in err
+    said = (f"between {lo:+g} and {hi:+g}" if lo is not None and hi is not None
+            else f"at least {lo:+g}" if lo is not None else f"at most {hi:+g}")
+    assert said in err, (said, err)
+    rc, out, err = talon_cli("solve", path, "--nodes", str(k), "--json")
+    data = json.loads(out)
+    assert data["bounds"] == {"at_least": lo, "at_most": hi}
+
+
+def test_solve_gives_the_result_when_the_actions_take_longer(talon_cli, tmp_path):
+    """The result and an action achieving it come first: when the budget runs out
+    while valuing every action, they are printed, with a note."""
+    from talon_cards.solver import Solver
+    g, d = _position("whist", 2, tricks_left=8)
+    path, seats = _write(tmp_path, d)
+    first = Solver(d).solve()
+    rc, out, err = talon_cli("solve", path, "--nodes", str(first.nodes + 1), "--json")
+    assert rc == 0, err
+    data = json.loads(out)
+    assert data["value"] == pytest.approx(first.value) and "actions" not in data
+    assert data["best"] == f"{seats[d.turn]} {g.to_action(first.best, seats).text()}"
+    assert "the value of each action needs more than" in data["partial"]
+    rc, text, err = talon_cli("solve", path, "--nodes", str(first.nodes + 1))
+    assert rc == 0 and "an action achieving it: " + data["best"] in text
+    assert "the value of each action needs more than" in text
