@@ -599,7 +599,9 @@ def _legal_strings(deal: Deal, seats) -> list:
 
 def compress_numbers(actions: list) -> list:
     """Collapse runs such as `A bid 66`, `A bid 67` … `A bid 280` into `A bid 66…280`
-    (numbers have no upper limit; the listed range is only what agents consider)."""
+    (numbers have no upper limit; the listed range is only what agents consider). A run
+    with a step other than 1 (Tysyacha's bids in fives) says its step:
+    `B bid 105…400 (in steps of 5)`; two numbers alone are listed as they are."""
     out, runs = [], {}
     for text in actions:
         words = text.split()
@@ -609,20 +611,27 @@ def compress_numbers(actions: list) -> list:
             continue
         key = (" ".join(words[:idx]), " ".join(words[idx + 1:]))
         n = int(words[idx])
-        run = runs.get(key)
-        if run and run[1] == n - 1:
-            run[1] = n
+        run = runs.get(key)             # [key, first, last, step, count]: the open run
+        if run and n > run[2] and (run[3] is None or n - run[2] == run[3]):
+            run[3], run[2], run[4] = n - run[2], n, run[4] + 1
         else:
-            runs[key] = [n, n]
-            out.append(key)
+            run = runs[key] = [key, n, n, None, 1]
+            out.append(run)
     result = []
     for item in out:
-        if isinstance(item, tuple):
-            lo, hi = runs[item]
-            num = f"{lo}" if lo == hi else f"{lo}…{hi}"
-            result.append(" ".join(x for x in (item[0], num, item[1]) if x))
-        else:
+        if not isinstance(item, list):
             result.append(item)
+            continue
+        (head, tail), lo, hi, step, count = item
+        if count == 2 and step != 1:
+            nums = [str(lo), str(hi)]
+        elif count == 1:
+            nums = [str(lo)]
+        else:
+            nums = [f"{lo}…{hi}"]
+        for num in nums:
+            text = " ".join(x for x in (head, num, tail) if x)
+            result.append(text + (f" (in steps of {step})" if count > 2 and step != 1 else ""))
     return result
 
 

@@ -380,6 +380,20 @@ def test_R1000_7_multiples_of_5_above_the_current_bid():
     assert not can(d, "C bid 110") and not can(d, "C bid 112") and can(d, "C bid 115")
 
 
+def test_R1000_7_a_refusal_lists_the_bids_in_fives_that_were_legal():
+    """R1000-7 (records.md: an illegal action is reported with what was legal instead):
+    the legal bids go up in fives, and the refusal lists them as such, from the next bid
+    up, not as one number repeated (a run of fives was taken for a run of ones)."""
+    d = _deal(T)
+    act(d, "A bid 100")
+    e = refused(d, "B bid 103")
+    assert "steps of 5" in e.reason
+    assert e.legal == ["B pass", "B bid 105…120 (in steps of 5)"]   # T: B has no marriage
+    act(d, "B bid 110")
+    e = refused(d, "C bid 111")
+    assert e.legal == ["C pass", "C bid 115", "C bid 120"]        # T: C has no marriage
+
+
 def test_R1000_7_turns_skip_passed_players_and_a_pass_is_final():
     d = _deal(WE)
     act(d, "A bid 100", "B pass", "C bid 105")
