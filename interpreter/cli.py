@@ -1008,7 +1008,12 @@ def render_replay(rep, d: dict) -> str:
             out.append("game not over")
     else:
         out.append(f"the deal is in progress ({d['phase']}); {d['turn']} to act")
-        out.append("legal: " + ", ".join(d["legal"][:30]))
+        from .records import compress_numbers
+        last = rep.deals[-1]
+        legal = compress_numbers([last.action_to_string(a, last.turn, rep.seats).split(" ", 1)[1]
+                                  for a in last.legal_actions()])
+        more = f", … ({len(legal) - 30} more)" if len(legal) > 30 else ""
+        out.append("legal: " + ", ".join(legal[:30]) + more)
     return "\n".join(out)
 
 

@@ -413,3 +413,23 @@ def test_R501_2_an_empty_hand_for_the_seat_sitting_out_is_accepted():
     d0 = rec["deals"][0]
     d0["hands"][d0["dealer"]] = []
     assert replay_record(rec).to_json()["scores"] == plain["scores"]
+
+
+def test_a_deal_in_progress_lists_what_is_legal_as_runs(talon_cli, tmp_path):
+    """A record stopped in the auction: the text names whose turn it is and lists the
+    legal actions with runs of bids written first…last (every legal bid, not a list
+    cut short), and the JSON keeps the plain list."""
+    rec = made_record()
+    rec["actions"] = rec["actions"][:1]
+    rec.pop("expect", None)
+    p = write(tmp_path, "cut.yaml", rec)
+    rc, out, err = talon_cli("replay", p)
+    assert rc == 0, err
+    g_rec = replay_file(str(p))
+    d = g_rec.deals[-1]
+    want_top = max(g_rec.game.to_action(a).value or 0 for a in d.legal_actions())
+    line = out.strip().splitlines()[-1]
+    assert line.startswith("legal: pass, ") and f"…{want_top}" in line, line
+    assert len(line.split(", ")) < 10
+    data = replay_json(talon_cli, p)
+    assert "pass" in data["legal"] and data["turn"] == "B"
