@@ -600,7 +600,7 @@ def _legal_strings(deal: Deal, seats) -> list:
 def compress_numbers(actions: list) -> list:
     """Collapse runs such as `A bid 66`, `A bid 67` … `A bid 280` into `A bid 66…280`
     (numbers have no upper limit; the listed range is only what agents consider). A run
-    with a step other than 1 (Tysyacha's bids in fives) says its step:
+    with a step other than 1 (bids in fives, say) says its step:
     `B bid 105…400 (in steps of 5)`; two numbers alone are listed as they are."""
     out, runs = [], {}
     for text in actions:

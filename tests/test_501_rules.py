@@ -453,6 +453,22 @@ def test_R501_11_defenders_are_never_doubled(table):
     assert t.by_name(d.deltas) == {"A": 132, "B": -37, "C": -123}
 
 
+def test_R501_11_every_seat_may_look_once_the_auction_ends(table):
+    # R501-11 [decision]: "once the auction ends every player may look". A record that
+    # writes the blind winner's (or anyone's) look after the auction is legal; the look
+    # changes nothing: the winner was blind when the auction ended and stays doubled.
+    t, d = _deal(table)
+    t.act(d, "A bid 70 blind", "B pass", "C pass")
+    assert t.can(d, "A look") and t.can(d, "B look") and t.can(d, "C look")
+    t.act(d, "A look", "C look", "A abandon")
+    assert d.declarer_blind
+    assert t.by_name(d.deltas) == {"A": 140, "B": -25, "C": -25}
+    t, d = _deal(table)
+    t.act(d, "A bid 66 blind", "B pass", "C pass", "A trumps spades", "B look",
+          "A contract 66", "A look", "A give 10H B", "A give 10D C", "A look")
+    assert d.phase == "play" and d.declarer_blind
+
+
 def test_R501_11_blind_pass_keeps_blind_until_the_auction_ends(table):
     t, d = _deal(table)
     t.act(d, "A pass blind", "B bid 66")

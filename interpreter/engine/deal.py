@@ -186,6 +186,8 @@ class Deal:
         """Like ``a in legal_actions(seat)``, also for numbers above the listed range."""
         if self._ph is None:
             return False
+        if self._late_look(a, seat):
+            return True
         if seat != self.turn:
             return a in self.free_actions(seat)
         if a == self.codec.CONCEDE:
@@ -211,6 +213,13 @@ class Deal:
             return f"it is {{seat{self.turn}}}'s turn", ""
         return self._ph.why_not(self, a, seat)
 
+    def _late_look(self, a: int, seat: int) -> bool:
+        """Once the auction is over every active seat may look at its cards (it already
+        has: the auction's end shows them all). A `look` then is accepted, changes
+        nothing and leaves no trace; it is not offered among the legal actions."""
+        return (a == self.codec.LOOK and self.game.blind and self._ph is not None
+                and self.phase != AUCTION and seat in self.active)
+
     def free_actions(self, seat: int) -> list:
         acts = []
         if self.phase == AUCTION and self.game.blind and seat in self.pos and not self.looked[seat]:
@@ -224,6 +233,8 @@ class Deal:
         checks legality (see ``is_legal``); replay does."""
         c = self.codec
         s = self.turn if seat is None else seat
+        if a == c.LOOK and self.phase != AUCTION:
+            return                          # a look after the auction: nothing changes
         self.history.append((s, a))
         if a == c.LOOK:
             self.looked[s] = True
