@@ -186,7 +186,7 @@ class Deal:
         """Like ``a in legal_actions(seat)``, also for numbers above the listed range."""
         if self._ph is None:
             return False
-        if self._late_look(a, seat):
+        if a == self.codec.LOOK and self._late_look(a, seat):
             return True
         if seat != self.turn:
             return a in self.free_actions(seat)
