@@ -18,6 +18,7 @@ Prints, on one core:
     python tools/agents_bench.py --only solver --games 501 whist solo-whist
     python tools/agents_bench.py --only solver --games whist solo-whist --solver-deals 30 --solver-left 9
     python tools/agents_bench.py --only pimc --pimc-deals 40 --samples 8 --nodes 20000
+    python tools/agents_bench.py --only pimc --games solo-whist --pimc-deals 50 --seed 11 --seeds 55 --samples 8
     python tools/agents_bench.py --json
 """
 from __future__ import annotations
@@ -119,20 +120,24 @@ def sign_test(better: int, worse: int) -> float:
     return min(1.0, 2 * tail)
 
 
-def bench_match(games, make_a, make_b, deals: int, seed: int, label: str) -> dict:
+def bench_match(games, make_a, make_b, deals: int, seed: int, label: str, seeds: int = 1) -> dict:
+    """`deals` paired deals for each of `seeds` seeds from `seed` on, pooled."""
     rows = {}
     for name in games:
         t0 = time.perf_counter()
-        diffs = paired(load(name), make_a, make_b, deals, seed=seed)
+        g = load(name)
+        diffs = []
+        for k in range(seeds):
+            diffs += paired(g, make_a, make_b, deals, seed=seed + k)
         m, ci = mean_ci(diffs)
         wins = sum(1 for x in diffs if x > 0)
         losses = sum(1 for x in diffs if x < 0)
         p = sign_test(wins, losses)
-        rows[name] = {"deals": deals, "mean": round(m, 3), "ci95": round(ci, 3),
+        rows[name] = {"deals": len(diffs), "mean": round(m, 3), "ci95": round(ci, 3),
                       "better": wins, "worse": losses, "sign_test_p": float(f"{p:.2g}"),
                       "seconds": round(time.perf_counter() - t0, 1)}
-        print(f"  {name:12s} {label}: {m:+8.2f} ± {ci:6.2f} per deal  "
-              f"({wins} better, {losses} worse, sign test p {p:.2g}; {deals} deals, "
+        print(f"  {name:12s} {label}: {m:+8.3f} ± {ci:6.3f} per deal  "
+              f"({wins} better, {losses} worse, sign test p {p:.2g}; {len(diffs)} deals, "
               f"{rows[name]['seconds']} s)", flush=True)
     return rows
 
@@ -142,6 +147,8 @@ def main(argv=None) -> int:
     ap.add_argument("--games", nargs="+", default=GAMES)
     ap.add_argument("--only", choices=["solver", "heuristic", "pimc"])
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seeds", type=int, default=1,
+                    help="matches: play the deals of this many seeds from --seed on, pooled")
     ap.add_argument("--solver-deals", type=int, default=5)
     ap.add_argument("--solver-cap", type=float, default=60.0)
     ap.add_argument("--solver-left", type=int, default=None,
@@ -154,6 +161,8 @@ def main(argv=None) -> int:
                     help="seconds per PIMC decision (machine-dependent; default: none, --nodes bounds it)")
     ap.add_argument("--nodes", type=int, default=20000,
                     help="positions the solver may search per PIMC decision (repeatable on any machine)")
+    ap.add_argument("--auction-tries", type=int, default=1,
+                    help="PIMC: samples drawn for each one kept, the best fit to the bids (1: bids not used)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     out = {}
@@ -165,14 +174,16 @@ def main(argv=None) -> int:
     if a.only in (None, "heuristic"):
         print("heuristic against random play (paired deals, one seat's result):", flush=True)
         out["heuristic_vs_random"] = bench_match(a.games, HeuristicAgent, RandomAgent, a.deals, a.seed,
-                                                 "heuristic - random")
+                                                 "heuristic - random", a.seeds)
     if a.only in (None, "pimc"):
         budget = ", ".join([f"{a.samples} samples"] + ([f"{a.nodes} nodes"] if a.nodes is not None else [])
-                           + ([f"{a.time:g} s"] if a.time is not None else []))
+                           + ([f"{a.time:g} s"] if a.time is not None else [])
+                           + ([f"auction tries {a.auction_tries}"] if a.auction_tries > 1 else []))
         print(f"PIMC ({budget} a decision) against the heuristic:", flush=True)
-        pimc = lambda rng: PimcAgent(rng, samples=a.samples, time=a.time, nodes=a.nodes)
+        pimc = lambda rng: PimcAgent(rng, samples=a.samples, time=a.time, nodes=a.nodes,
+                                     auction_tries=a.auction_tries)
         out["pimc_vs_heuristic"] = bench_match(a.games, pimc, HeuristicAgent, a.pimc_deals, a.seed,
-                                               "pimc - heuristic")
+                                               "pimc - heuristic", a.seeds)
     if a.json:
         print(json.dumps(out, indent=2))
     return 0
