@@ -237,3 +237,33 @@ def test_D10_examples_stay_in_the_spec_folder(tmp_path):
     p.write_text(TINY.replace('tables "tiny.yaml"', 'tables "tiny.yaml"\nexamples "/etc"'))
     out = Collector()
     assert check(str(p), out) is None and "outside the spec's folder" in out.errors[0].message
+
+
+@pytest.mark.parametrize("ref", ["base.talon", '"base.talon"', "my-rules/base", "../base"])
+def test_extends_with_a_file_name_or_a_path_says_to_write_the_name(tmp_path, ref):
+    # the house-rules guide lets a variant extend another file of yours: it is named as a
+    # spec is, without `.talon`; a path or a file name was "unexpected character `.`"
+    (tmp_path / "base.talon").write_text('variant base "b"\nextends whist\n')
+    p = tmp_path / "child.talon"
+    p.write_text(f'variant child "c"\nextends {ref}\n')
+    out = Collector()
+    assert check(str(p), out) is None
+    (err,) = out.errors
+    assert err.location.line == 2 and err.location.column == 9
+    assert "not a file name or a path" in err.message and "`extends base`" in err.hint
+    p.write_text('variant child "c"\nextends base\n')
+    out = Collector()
+    assert check(str(p), out) is not None and not out.diagnostics
+
+
+def test_a_file_sharing_a_bundled_name_is_warned_about_when_extended(tmp_path):
+    (tmp_path / "whist-seven.talon").write_text(
+        'variant whist-seven "mine"\nextends whist\n\ntables:\n  set values game to 9\n')
+    p = tmp_path / "mine.talon"
+    p.write_text('variant mine "m"\nextends whist-seven\n')
+    out = Collector()
+    game = check(str(p), out)
+    assert game is not None and game.values["game"] == 7        # the bundled whist-seven
+    (w,) = out.diagnostics
+    assert w.severity == "warning" and "beside this one is not used" in w.message
+    assert (w.location.line, w.location.column) == (2, 9)

@@ -52,8 +52,14 @@ def _load_chain(path: str, out: Collector, chain: list, at: Location | None = No
                       "add a line `extends BASE` under the `variant` line")
             return None
         base_path = resolve(sf.extends) if "/" not in sf.extends else base_dir / sf.extends
-        if not base_path.exists() and (base_dir / f"{sf.extends}.talon").exists():
-            base_path = base_dir / f"{sf.extends}.talon"
+        beside = base_dir / f"{sf.extends}.talon"
+        if not base_path.exists() and beside.exists():
+            base_path = beside
+        elif (base_path.exists() and beside.exists() and os.path.realpath(beside) != real
+                and os.path.realpath(beside) != os.path.realpath(base_path)):
+            out.warn(sf.extends_loc, f"`{sf.extends}` is the bundled spec; the file `{beside.name}` "
+                     "beside this one is not used",
+                     "a bundled name comes first: give your own base another name")
         if not base_path.exists():
             known = sorted({p.stem for p in base_dir.glob("*.talon")} | set(bundled_names()))
             out.error(sf.extends_loc, f"there is no spec `{sf.extends}` to extend",
