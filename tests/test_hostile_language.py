@@ -267,3 +267,17 @@ def test_a_file_sharing_a_bundled_name_is_warned_about_when_extended(tmp_path):
     (w,) = out.diagnostics
     assert w.severity == "warning" and "beside this one is not used" in w.message
     assert (w.location.line, w.location.column) == (2, 9)
+
+
+@pytest.mark.parametrize("section, line, what", [
+    ("play", "remove blind-bidding", "removed"),
+    ("play", "replace made [house]: the contract is made when points of declarer >= contract + 10",
+     "replaced")])
+def test_replace_or_remove_under_another_heading_is_warned_about(tmp_path, section, line, what):
+    p = tmp_path / "v.talon"
+    p.write_text(f'variant v "v"\nextends 501\n\n{section}:\n  {line}\n')
+    out = Collector()
+    assert check(str(p), out) is not None
+    ws = [d for d in out.diagnostics if "heading" in d.hint]
+    assert len(ws) == 1 and ws[0].severity == "warning" and ws[0].location.line == 5
+    assert f"not `play`: it is {what} all the same" in ws[0].message

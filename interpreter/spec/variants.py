@@ -178,6 +178,7 @@ def _apply_items(m: Merged, sf: SpecFile, out: Collector):
                           did_you_mean(it.name, names))
                 continue
             prev = m.items[names[it.name]]
+            _other_heading(it, prev, out)
             want = BODY_SECTION.get(it.body.kind)
             if want and want != prev.section and it.body.kind not in ANYWHERE:
                 out.error(it.body.loc, f"`{it.name}` is a rule of the `{prev.section}` section; "
@@ -189,8 +190,19 @@ def _apply_items(m: Merged, sf: SpecFile, out: Collector):
                 out.error(it.loc, f"{base_name or 'this spec'} has no rule `{it.name}` to remove",
                           did_you_mean(it.name, names))
                 continue
+            _other_heading(it, m.items[names[it.name]], out)
             del m.items[names[it.name]]
             names = {x.name: i for i, x in enumerate(m.items)}
+
+
+def _other_heading(it: Item, prev: Item, out: Collector):
+    """`replace` or `remove` of a rule under another section's heading: done by name all
+    the same, but the reader of the variant is misled, so it is said."""
+    if it.section != prev.section and it.section != "tables":
+        verb = "replaced" if it.action == "replace" else "removed"
+        out.warn(it.loc, f"`{it.name}` is a rule of the `{prev.section}` section, "
+                 f"not `{it.section}`: it is {verb} all the same",
+                 f"move this line under the `{prev.section}:` heading")
 
 
 def _table_edit(m: Merged, it: Item, base_name: str, out: Collector):
