@@ -207,7 +207,9 @@ class Auction:
         if g.auction_kind == "exact" and v > hi:
             return f"a bid is at most {hi}", g.rules_of_kind("exact_bids")
         if (v - lo) % step:
-            return f"bids go up in steps of {step}", g.rules_of_kind("numeric_bids")
+            below = lo + (v - lo) // step * step
+            return (f"bids go up in steps of {step} from {lo}: {below} or {below + step}, not {v}",
+                    g.rules_of_kind("numeric_bids"))
         env = Env(s, -1, v)
         for name, f in g.bid_rules:
             if not f(d, env):
