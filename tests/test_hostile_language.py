@@ -281,3 +281,20 @@ def test_replace_or_remove_under_another_heading_is_warned_about(tmp_path, secti
     ws = [d for d in out.diagnostics if "heading" in d.hint]
     assert len(ws) == 1 and ws[0].severity == "warning" and ws[0].location.line == 5
     assert f"not `play`: it is {what} all the same" in ws[0].message
+
+
+@pytest.mark.parametrize("edits, line, words", [
+    ("  set ladder solo trumps to banana\n", 5, "`banana` is not a kind of trumps"),
+    ("  set ladder solo least to 14\n", 5, "`solo` asks for more tricks"),
+    # a removed row no longer shifts the rows after it onto the wrong lines
+    ("  remove ladder abundance-in-trumps\n  set ladder misere-ouverte least to 20\n", 6,
+     "`misere-ouverte` asks for more tricks")])
+def test_a_bad_ladder_edit_is_reported_at_the_variants_own_line(tmp_path, edits, line, words):
+    # it was reported at the base's YAML row, which the player did not write
+    p = tmp_path / "v.talon"
+    p.write_text(f'variant v "v"\nextends solo-whist\n\ntables:\n{edits}\nauction:\n  remove royal-overcall\n')
+    out = Collector()
+    assert check(str(p), out) is None
+    (err,) = out.errors
+    assert words in err.message
+    assert (err.location.path, err.location.line, err.location.column) == (str(p), line, 7)

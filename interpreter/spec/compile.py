@@ -354,7 +354,9 @@ def _check_deal(game, by_kind, b, out):
             if c.partner == "seeks" and not any(x.partner == "joins" for x in game.ladder):
                 out.error(at("partner", "$value"), f"`{c.name}` seeks a partner, but no contract of the ladder joins one")
             if hand is not None and (c.least > hand or c.most > hand):
-                out.error(at(), f"`{c.name}` asks for more tricks than the {hand} there are")
+                edit = b.positions.get(("ladder", i, "least" if c.least > hand else "most", "$value"))
+                out.error(edit if edit is not None and edit.path.endswith(".talon") else at(),
+                          f"`{c.name}` asks for more tricks than the {hand} there are")
             if c.trumps == "exposed" and not game.face_up:
                 out.error(at("trumps", "$value"), f"`{c.name}` plays in the exposed suit, but no card is dealt face up")
 

@@ -212,12 +212,14 @@ def _table_edit(m: Merged, it: Item, base_name: str, out: Collector):
     keys = list(it.keys)
     node = m.tables
     where = base_name or "the tables"
+    at = list(keys)             # the keys as the tables' positions know them: a row by its index
     for depth, k in enumerate(keys[:-1]):
         if isinstance(node, list):
             rows = {r.get("name"): r for r in node if isinstance(r, dict)}
             if k not in rows:
                 out.error(it.loc, f"{where} has no `{k}` in `{'.'.join(keys[:depth])}`", did_you_mean(k, rows))
                 return
+            at[depth] = next(i for i, r in enumerate(node) if r is rows[k])
             node = rows[k]
         elif isinstance(node, dict):
             if k not in node:
@@ -241,12 +243,13 @@ def _table_edit(m: Merged, it: Item, base_name: str, out: Collector):
             out.warn(it.loc, f"{where} has no `{last}` in `{'.'.join(keys[:-1])}`: this adds it",
                      f"did you mean `{_very_close(last, node)}`?")
         node[last] = it.value
-        m.positions[tuple(keys) + ("$value",)] = it.loc
+        m.positions[tuple(at) + ("$value",)] = it.loc
     else:
         if isinstance(node, list):
-            for r in node:
+            for i, r in enumerate(node):
                 if isinstance(r, dict) and r.get("name") == last:
-                    node.remove(r)
+                    del node[i]
+                    _drop_row(m.positions, tuple(at[:-1]), i)
                     return
             out.error(it.loc, f"{where} has no `{last}` in `{'.'.join(keys[:-1])}`",
                       did_you_mean(last, [r.get("name") for r in node if isinstance(r, dict)]))
@@ -257,6 +260,18 @@ def _table_edit(m: Merged, it: Item, base_name: str, out: Collector):
                       did_you_mean(last, node if isinstance(node, dict) else []))
 
 
+
+
+def _drop_row(positions, table: tuple, i: int):
+    """Row i of a list table is gone: the positions of the rows after it move up one."""
+    n = len(table)
+    moved = {}
+    for path in list(positions):
+        if path[:n] == table and len(path) > n and isinstance(path[n], int) and path[n] >= i:
+            loc = positions.pop(path)
+            if path[n] > i:
+                moved[path[:n] + (path[n] - 1,) + path[n + 1:]] = loc
+    positions.update(moved)
 
 
 def inside(folder: Path, name: str) -> bool:
