@@ -298,3 +298,15 @@ def test_a_bad_ladder_edit_is_reported_at_the_variants_own_line(tmp_path, edits,
     (err,) = out.errors
     assert words in err.message
     assert (err.location.path, err.location.line, err.location.column) == (str(p), line, 7)
+
+
+def test_a_second_rule_of_a_kind_added_by_a_variant_names_the_bases_file_and_says_replace(tmp_path):
+    # "`first-lead` at line 19 already says it" named a line of a file the player did not write
+    p = tmp_path / "v.talon"
+    p.write_text('variant v "v"\nextends hearts\n\nplay:\n'
+                 "  add x [house]: the holder of the 3C leads it to the first trick\n")
+    out = Collector()
+    assert check(str(p), out) is None
+    (err,) = out.errors
+    assert "`first-lead` (line 19 of hearts.talon) already says it" in err.message
+    assert err.hint == "write `replace first-lead: …` to change it" and err.location.line == 5

@@ -143,8 +143,14 @@ def _compile(m: Merged, out: Collector) -> Game | None:
     for kind in sorted(SINGLE):
         its = by_kind.get(kind, [])
         for extra in its[1:]:
+            first = its[0]
+            if first.loc.path != extra.loc.path:      # a rule of the base: replace it instead
+                out.error(extra.loc, f"a second `{kind.replace('_', ' ')}` rule (`{extra.name}`); "
+                          f"`{first.name}` (line {first.loc.line} of {Path(first.loc.path).name}) already says it",
+                          f"write `replace {first.name}: …` to change it")
+                continue
             out.error(extra.loc, f"a second `{kind.replace('_', ' ')}` rule (`{extra.name}`); "
-                      f"`{its[0].name}` at line {its[0].loc.line} already says it")
+                      f"`{first.name}` at line {first.loc.line} already says it")
     for kind, what in REQUIRED.items():
         if kind not in by_kind:
             out.error(head.loc, f"the spec does not say {what}")
