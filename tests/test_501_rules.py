@@ -920,3 +920,16 @@ def test_R501_24_failed_example_details(talon_cli):
     assert deal["result"] == "failed"
     (m,) = deal["melds"]
     assert m["seat"] == "A" and m["worth"] == 20 and m["counts"] and m["suit"] != deal["trumps"]
+
+
+def test_a_bid_off_the_steps_names_the_steps_start_and_the_nearest_bids(tmp_path):
+    # `in steps of 5` counts from the lowest bid (66, 71, 76 …): "bids go up in steps of 5"
+    # alone refused 80, a multiple of 5, without saying why
+    import talon_cards as tc
+    p = tmp_path / "fives.talon"
+    p.write_text('variant fives "501, bids in fives"\nextends 501\n\nauction:\n'
+                 "  replace bids [house]: a bid is a number from minimum-bid, in steps of 5, above the highest bid\n")
+    hand = tc.Table(str(p), seats="ABC").deal(dealer="C", seed=1)
+    assert hand.why_not("A bid 80").startswith("bids go up in steps of 5 from 66: 76 or 81, not 80")
+    hand.act("A bid 71")
+    assert hand.why_not("B bid 80").startswith("bids go up in steps of 5 from 76: 76 or 81, not 80")

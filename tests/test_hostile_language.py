@@ -237,3 +237,76 @@ def test_D10_examples_stay_in_the_spec_folder(tmp_path):
     p.write_text(TINY.replace('tables "tiny.yaml"', 'tables "tiny.yaml"\nexamples "/etc"'))
     out = Collector()
     assert check(str(p), out) is None and "outside the spec's folder" in out.errors[0].message
+
+
+@pytest.mark.parametrize("ref", ["base.talon", '"base.talon"', "my-rules/base", "../base"])
+def test_extends_with_a_file_name_or_a_path_says_to_write_the_name(tmp_path, ref):
+    # the house-rules guide lets a variant extend another file of yours: it is named as a
+    # spec is, without `.talon`; a path or a file name was "unexpected character `.`"
+    (tmp_path / "base.talon").write_text('variant base "b"\nextends whist\n')
+    p = tmp_path / "child.talon"
+    p.write_text(f'variant child "c"\nextends {ref}\n')
+    out = Collector()
+    assert check(str(p), out) is None
+    (err,) = out.errors
+    assert err.location.line == 2 and err.location.column == 9
+    assert "not a file name or a path" in err.message and "`extends base`" in err.hint
+    p.write_text('variant child "c"\nextends base\n')
+    out = Collector()
+    assert check(str(p), out) is not None and not out.diagnostics
+
+
+def test_a_file_sharing_a_bundled_name_is_warned_about_when_extended(tmp_path):
+    (tmp_path / "whist-seven.talon").write_text(
+        'variant whist-seven "mine"\nextends whist\n\ntables:\n  set values game to 9\n')
+    p = tmp_path / "mine.talon"
+    p.write_text('variant mine "m"\nextends whist-seven\n')
+    out = Collector()
+    game = check(str(p), out)
+    assert game is not None and game.values["game"] == 7        # the bundled whist-seven
+    (w,) = out.diagnostics
+    assert w.severity == "warning" and "beside this one is not used" in w.message
+    assert (w.location.line, w.location.column) == (2, 9)
+
+
+@pytest.mark.parametrize("section, line, what", [
+    ("play", "remove blind-bidding", "removed"),
+    ("play", "replace made [house]: the contract is made when points of declarer >= contract + 10",
+     "replaced")])
+def test_replace_or_remove_under_another_heading_is_warned_about(tmp_path, section, line, what):
+    p = tmp_path / "v.talon"
+    p.write_text(f'variant v "v"\nextends 501\n\n{section}:\n  {line}\n')
+    out = Collector()
+    assert check(str(p), out) is not None
+    ws = [d for d in out.diagnostics if "heading" in d.hint]
+    assert len(ws) == 1 and ws[0].severity == "warning" and ws[0].location.line == 5
+    assert f"not `play`: it is {what} all the same" in ws[0].message
+
+
+@pytest.mark.parametrize("edits, line, words", [
+    ("  set ladder solo trumps to banana\n", 5, "`banana` is not a kind of trumps"),
+    ("  set ladder solo least to 14\n", 5, "`solo` asks for more tricks"),
+    # a removed row no longer shifts the rows after it onto the wrong lines
+    ("  remove ladder abundance-in-trumps\n  set ladder misere-ouverte least to 20\n", 6,
+     "`misere-ouverte` asks for more tricks")])
+def test_a_bad_ladder_edit_is_reported_at_the_variants_own_line(tmp_path, edits, line, words):
+    # it was reported at the base's YAML row, which the player did not write
+    p = tmp_path / "v.talon"
+    p.write_text(f'variant v "v"\nextends solo-whist\n\ntables:\n{edits}\nauction:\n  remove royal-overcall\n')
+    out = Collector()
+    assert check(str(p), out) is None
+    (err,) = out.errors
+    assert words in err.message
+    assert (err.location.path, err.location.line, err.location.column) == (str(p), line, 7)
+
+
+def test_a_second_rule_of_a_kind_added_by_a_variant_names_the_bases_file_and_says_replace(tmp_path):
+    # "`first-lead` at line 19 already says it" named a line of a file the player did not write
+    p = tmp_path / "v.talon"
+    p.write_text('variant v "v"\nextends hearts\n\nplay:\n'
+                 "  add x [house]: the holder of the 3C leads it to the first trick\n")
+    out = Collector()
+    assert check(str(p), out) is None
+    (err,) = out.errors
+    assert "`first-lead` (line 19 of hearts.talon) already says it" in err.message
+    assert err.hint == "write `replace first-lead: …` to change it" and err.location.line == 5

@@ -910,3 +910,18 @@ def test_property_golden_records_agree_with_the_referee(name):
     ref = referee_record(rec)
     for key in ("deltas", "scores", "game_over", "winners"):
         assert ref[key] == (sorted(rec["expect"][key]) if key == "winners" else rec["expect"][key])
+
+
+def test_bids_whose_lowest_is_above_the_highest_are_refused(tmp_path):
+    # `from 5, at most 2` validated; every seat was then offered only a pass, which the
+    # rule says does not exist
+    from talon_cards.errors import Collector
+    from talon_cards.spec import check
+    p = tmp_path / "v.talon"
+    p.write_text('variant v "v"\nextends oh-hell\n\nauction:\n'
+                 "  replace bids [house]: each seat bids once: a number from 5, at most 2\n  remove hook\n")
+    out = Collector()
+    assert check(str(p), out) is None
+    (err,) = out.errors
+    assert err.message == "no bid can be made: the lowest bid (5) is above the highest (2)"
+    assert (err.location.line, err.location.column) == (5, 25)

@@ -784,3 +784,20 @@ def test_RSW_18_examples_carry_their_expected_results():
         rec = read_record_file(str(EXAMPLES / name))[0]
         assert rec["expect"]["deltas"] == {"A": a, "B": -a // 3, "C": -a // 3, "D": -a // 3}
 
+
+
+def test_a_contract_that_joins_needs_a_bid_of_another_seat_to_join(tmp_path):
+    # a variant marking another contract `partner: joins` (without cop's own condition)
+    # validated, then crashed simulate when it was the first bid: no highest bidder to join
+    import talon_cards as tc
+    from talon_cards.simulate import simulate
+    from talon_cards.spec import load
+    p = tmp_path / "joins.talon"
+    p.write_text('variant joins "joins"\nextends solo-whist\n\ntables:\n  set ladder solo partner to joins\n')
+    hand = tc.Table(str(p), seats="ABCD").deal(dealer="D", seed=3)
+    assert "A bid solo" not in hand.legal()
+    assert hand.why_not("A bid solo") == "`solo` joins the highest bidder, and there is no bid to join"
+    hand.act("A bid prop")
+    assert "B bid solo" in hand.legal()
+    game = load(str(p))
+    assert simulate(game, 300, 1, 4, progress=False).deals == 300

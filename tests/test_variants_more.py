@@ -301,6 +301,24 @@ def test_omnibus_jack_of_diamonds_counts_minus_ten():
     assert not base["game_over"] and not var["game_over"]
 
 
+def test_a_card_of_a_number_rank_can_be_named_in_a_variant(tmp_path):
+    # `10D`, `2C`: a card whose rank is a number is a card in a table edit and in a
+    # formula, as `JD` is (the lexer read `10` as a number and refused the `D` after it)
+    spec = tmp_path / "hearts-ten-of-diamonds.talon"
+    spec.write_text(
+        'variant hearts-ten-of-diamonds "Hearts, the ten of diamonds"\n'
+        "extends hearts\n\ntables:\n  set points 10D to -10\n\nscoring:\n"
+        "  add clubs-two [house]: let two led = 2C played\n"
+        "  replace deal-score [house]: each seat scores (0 if shooter else moon-points)"
+        " - 10 * 10D taken by seat if shot else points\n", encoding="utf-8")
+    game = load(str(spec))
+    assert game.card_points[game.card_by_name["10D"]] == -10
+    # D takes JD 10D 9D 8D in deal 11; B takes A's 10D in the last trick of its moon
+    var = replay("hearts-omnibus", str(spec))
+    assert deal_deltas(var) == [{"A": 1, "B": 14, "C": 0, "D": 1},
+                                {"A": 26, "B": -10, "C": 26, "D": 26}]
+
+
 def test_queen_of_spades_breaks_hearts():
     with pytest.raises(IllegalAction) as e:
         replay("hearts-queen-breaks", "hearts")

@@ -96,8 +96,11 @@ class Auction:
         start = 0 if d.highest is None else d.highest + 1
         env = Env(s)
         out = []
+        joinable = 0 <= d.highest_bidder != s        # a contract that joins needs someone to join
         for i in range(start, len(g.ladder)):
             if allowed is not None and i not in allowed:
+                continue
+            if not joinable and g.ladder[i].partner == "joins":
                 continue
             cond = g.bid_conditions.get(i)
             if cond is not None and not cond(d, env):
@@ -186,6 +189,9 @@ class Auction:
             entry = g.ladder[i]
             if d.highest is not None and i <= d.highest:
                 return f"`{entry.name}` is not above the highest bid (`{g.ladder[d.highest].name}`)", g.rules_of_kind("ladder_bids")
+            if entry.partner == "joins" and not 0 <= d.highest_bidder != s:
+                return (f"`{entry.name}` joins the highest bidder, and "
+                        + ("there is no bid to join" if d.highest_bidder < 0 else "a seat cannot join its own bid")), ""
             if d.reopened and g.reopen and i not in g.reopen[0]:
                 return ("{seat%d} has passed and may only bid " % s
                         + ", ".join(g.ladder[j].name for j in sorted(g.reopen[0]))), g.rules_of_kind("reopen")
@@ -207,7 +213,9 @@ class Auction:
         if g.auction_kind == "exact" and v > hi:
             return f"a bid is at most {hi}", g.rules_of_kind("exact_bids")
         if (v - lo) % step:
-            return f"bids go up in steps of {step}", g.rules_of_kind("numeric_bids")
+            below = lo + (v - lo) // step * step
+            return (f"bids go up in steps of {step} from {lo}: {below} or {below + step}, not {v}",
+                    g.rules_of_kind("numeric_bids"))
         env = Env(s, -1, v)
         for name, f in g.bid_rules:
             if not f(d, env):

@@ -368,6 +368,14 @@ def explain(mode: str, line: str, err: LineError, section: str | None) -> tuple[
         if len(words) == 2 and '"' not in code:
             return (f"expected {join_or(exp)} after `{words[0]}`, but {got}",
                     f'write `{words[0]} "{words[1]}"`', *span)
+    if mode == "header" and code.split()[:1] == ["extends"] and len(code.split()) == 2:
+        ref = code.split()[1].strip('"')
+        if ref.endswith(".talon") or "/" in ref or "\\" in ref:
+            stem = ref.replace("\\", "/").rsplit("/", 1)[-1]
+            stem = stem[:-len(".talon")] if stem.endswith(".talon") else stem
+            return ("`extends` takes the name of a spec, not a file name or a path",
+                    f"write `extends {stem}`: a bundled spec, or the file `{stem}.talon` in this "
+                    "spec's own folder", code.index(code.split()[1]) + 1, len(code) + 1)
     if err.kind == "char" and not _WORD.match(err.got[:1]) and err.got not in "()[]:,=<>+-*/;{}\"":
         return (f"unexpected character `{err.got}`",
                 f"expected {join_or(exp)}" + (f" after `{ctx}`" if ctx else ""), *span)

@@ -114,8 +114,13 @@ class ExactBids(_Bids):
         if not cls.check_one(it, b):
             return
         b.g["auction_kind"] = "exact"
-        _, b.g["min_bid"] = b.cc.compile(it.body.args["low"], AUCTION, NUM)
-        _, b.g["max_bid"] = b.cc.compile(it.body.args["high"], AUCTION, NUM)
+        _, lo = b.cc.compile(it.body.args["low"], AUCTION, NUM)
+        _, hi = b.cc.compile(it.body.args["high"], AUCTION, NUM)
+        b.g["min_bid"], b.g["max_bid"] = lo, hi
+        lo, hi = getattr(lo, "const", None), getattr(hi, "const", None)
+        if lo is not None and hi is not None and max(lo, 0) > hi:
+            b.out.error(it.body.loc, f"no bid can be made: the lowest bid ({lo}) is above the highest ({hi})",
+                        "every seat must bid: write the lower number after `from`")
 
     @classmethod
     def phrase(cls, it, lang, ctx):

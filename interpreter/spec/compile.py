@@ -143,8 +143,14 @@ def _compile(m: Merged, out: Collector) -> Game | None:
     for kind in sorted(SINGLE):
         its = by_kind.get(kind, [])
         for extra in its[1:]:
+            first = its[0]
+            if first.loc.path != extra.loc.path:      # a rule of the base: replace it instead
+                out.error(extra.loc, f"a second `{kind.replace('_', ' ')}` rule (`{extra.name}`); "
+                          f"`{first.name}` (line {first.loc.line} of {Path(first.loc.path).name}) already says it",
+                          f"write `replace {first.name}: …` to change it")
+                continue
             out.error(extra.loc, f"a second `{kind.replace('_', ' ')}` rule (`{extra.name}`); "
-                      f"`{its[0].name}` at line {its[0].loc.line} already says it")
+                      f"`{first.name}` at line {first.loc.line} already says it")
     for kind, what in REQUIRED.items():
         if kind not in by_kind:
             out.error(head.loc, f"the spec does not say {what}")
@@ -354,7 +360,9 @@ def _check_deal(game, by_kind, b, out):
             if c.partner == "seeks" and not any(x.partner == "joins" for x in game.ladder):
                 out.error(at("partner", "$value"), f"`{c.name}` seeks a partner, but no contract of the ladder joins one")
             if hand is not None and (c.least > hand or c.most > hand):
-                out.error(at(), f"`{c.name}` asks for more tricks than the {hand} there are")
+                edit = b.positions.get(("ladder", i, "least" if c.least > hand else "most", "$value"))
+                out.error(edit if edit is not None and edit.path.endswith(".talon") else at(),
+                          f"`{c.name}` asks for more tricks than the {hand} there are")
             if c.trumps == "exposed" and not game.face_up:
                 out.error(at("trumps", "$value"), f"`{c.name}` plays in the exposed suit, but no card is dealt face up")
 

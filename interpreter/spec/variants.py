@@ -52,8 +52,14 @@ def _load_chain(path: str, out: Collector, chain: list, at: Location | None = No
                       "add a line `extends BASE` under the `variant` line")
             return None
         base_path = resolve(sf.extends) if "/" not in sf.extends else base_dir / sf.extends
-        if not base_path.exists() and (base_dir / f"{sf.extends}.talon").exists():
-            base_path = base_dir / f"{sf.extends}.talon"
+        beside = base_dir / f"{sf.extends}.talon"
+        if not base_path.exists() and beside.exists():
+            base_path = beside
+        elif (base_path.exists() and beside.exists() and os.path.realpath(beside) != real
+                and os.path.realpath(beside) != os.path.realpath(base_path)):
+            out.warn(sf.extends_loc, f"`{sf.extends}` is the bundled spec; the file `{beside.name}` "
+                     "beside this one is not used",
+                     "a bundled name comes first: give your own base another name")
         if not base_path.exists():
             known = sorted({p.stem for p in base_dir.glob("*.talon")} | set(bundled_names()))
             out.error(sf.extends_loc, f"there is no spec `{sf.extends}` to extend",
@@ -172,6 +178,7 @@ def _apply_items(m: Merged, sf: SpecFile, out: Collector):
                           did_you_mean(it.name, names))
                 continue
             prev = m.items[names[it.name]]
+            _other_heading(it, prev, out)
             want = BODY_SECTION.get(it.body.kind)
             if want and want != prev.section and it.body.kind not in ANYWHERE:
                 out.error(it.body.loc, f"`{it.name}` is a rule of the `{prev.section}` section; "
@@ -183,8 +190,19 @@ def _apply_items(m: Merged, sf: SpecFile, out: Collector):
                 out.error(it.loc, f"{base_name or 'this spec'} has no rule `{it.name}` to remove",
                           did_you_mean(it.name, names))
                 continue
+            _other_heading(it, m.items[names[it.name]], out)
             del m.items[names[it.name]]
             names = {x.name: i for i, x in enumerate(m.items)}
+
+
+def _other_heading(it: Item, prev: Item, out: Collector):
+    """`replace` or `remove` of a rule under another section's heading: done by name all
+    the same, but the reader of the variant is misled, so it is said."""
+    if it.section != prev.section and it.section != "tables":
+        verb = "replaced" if it.action == "replace" else "removed"
+        out.warn(it.loc, f"`{it.name}` is a rule of the `{prev.section}` section, "
+                 f"not `{it.section}`: it is {verb} all the same",
+                 f"move this line under the `{prev.section}:` heading")
 
 
 def _table_edit(m: Merged, it: Item, base_name: str, out: Collector):
@@ -194,12 +212,14 @@ def _table_edit(m: Merged, it: Item, base_name: str, out: Collector):
     keys = list(it.keys)
     node = m.tables
     where = base_name or "the tables"
+    at = list(keys)             # the keys as the tables' positions know them: a row by its index
     for depth, k in enumerate(keys[:-1]):
         if isinstance(node, list):
             rows = {r.get("name"): r for r in node if isinstance(r, dict)}
             if k not in rows:
                 out.error(it.loc, f"{where} has no `{k}` in `{'.'.join(keys[:depth])}`", did_you_mean(k, rows))
                 return
+            at[depth] = next(i for i, r in enumerate(node) if r is rows[k])
             node = rows[k]
         elif isinstance(node, dict):
             if k not in node:
@@ -223,12 +243,13 @@ def _table_edit(m: Merged, it: Item, base_name: str, out: Collector):
             out.warn(it.loc, f"{where} has no `{last}` in `{'.'.join(keys[:-1])}`: this adds it",
                      f"did you mean `{_very_close(last, node)}`?")
         node[last] = it.value
-        m.positions[tuple(keys) + ("$value",)] = it.loc
+        m.positions[tuple(at) + ("$value",)] = it.loc
     else:
         if isinstance(node, list):
-            for r in node:
+            for i, r in enumerate(node):
                 if isinstance(r, dict) and r.get("name") == last:
-                    node.remove(r)
+                    del node[i]
+                    _drop_row(m.positions, tuple(at[:-1]), i)
                     return
             out.error(it.loc, f"{where} has no `{last}` in `{'.'.join(keys[:-1])}`",
                       did_you_mean(last, [r.get("name") for r in node if isinstance(r, dict)]))
@@ -239,6 +260,18 @@ def _table_edit(m: Merged, it: Item, base_name: str, out: Collector):
                       did_you_mean(last, node if isinstance(node, dict) else []))
 
 
+
+
+def _drop_row(positions, table: tuple, i: int):
+    """Row i of a list table is gone: the positions of the rows after it move up one."""
+    n = len(table)
+    moved = {}
+    for path in list(positions):
+        if path[:n] == table and len(path) > n and isinstance(path[n], int) and path[n] >= i:
+            loc = positions.pop(path)
+            if path[n] > i:
+                moved[path[:n] + (path[n] - 1,) + path[n + 1:]] = loc
+    positions.update(moved)
 
 
 def inside(folder: Path, name: str) -> bool:
