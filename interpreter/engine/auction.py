@@ -90,17 +90,27 @@ class Auction:
         return Auction.bid_ok(d, s, v)
 
     @staticmethod
+    def joining(g) -> frozenset:
+        """The ladder's contracts that join the highest bidder (cached per game)."""
+        out = g._cache.get("joining contracts")
+        if out is None:
+            out = g._cache["joining contracts"] = frozenset(
+                i for i, e in enumerate(g.ladder) if e.partner == "joins")
+        return out
+
+    @staticmethod
     def ladder_bids(d, s: int):
         g = d.game
         allowed = g.reopen[0] if d.reopened else None
         start = 0 if d.highest is None else d.highest + 1
         env = Env(s)
         out = []
-        joinable = 0 <= d.highest_bidder != s        # a contract that joins needs someone to join
+        # a contract that joins the highest bidder needs someone else's bid to join
+        unjoinable = () if 0 <= d.highest_bidder != s else Auction.joining(g)
         for i in range(start, len(g.ladder)):
             if allowed is not None and i not in allowed:
                 continue
-            if not joinable and g.ladder[i].partner == "joins":
+            if i in unjoinable:
                 continue
             cond = g.bid_conditions.get(i)
             if cond is not None and not cond(d, env):
