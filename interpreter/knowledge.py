@@ -324,7 +324,7 @@ class Knowledge:
                 played_by[t] |= 1 << (a if a < c.MELD else (a - c.MELD) % g.n_cards)
         self.played_by = played_by
         self.auction_end = _auction_end(deal)
-        self.hands_kept = _hands_kept(deal, start, played_by)
+        self.hands_kept = _hands_kept(deal, played_by)
 
     # ------------------------------------------------------------ sampling
     def places(self) -> dict:
@@ -456,7 +456,7 @@ def _auction_end(deal) -> int:
     return end
 
 
-def _hands_kept(deal, start: int, played_by: dict) -> bool:
+def _hands_kept(deal, played_by: dict) -> bool:
     """Every active seat's hand now is its hand as dealt less the cards it played: no
     talon taken, no cards given, exchanged or drawn (the history has no action
     moving cards but plays, and each hand's size adds up)."""
