@@ -433,3 +433,26 @@ def test_a_deal_in_progress_lists_what_is_legal_as_runs(talon_cli, tmp_path):
     assert len(line.split(", ")) < 10
     data = replay_json(talon_cli, p)
     assert "pass" in data["legal"] and data["turn"] == "B"
+
+
+def test_expect_is_checked_under_the_records_own_spec_only(talon_cli, tmp_path):
+    """`expect:` describes the deal under the record's own spec. Replayed under a
+    variant (`--spec`, to see what a house rule changes) it is not checked, and the
+    output says so; under its own spec a wrong `expect:` still fails."""
+    rec = yaml.safe_load(FAILED.read_text(encoding="utf-8"))
+    rec["expect"] = {"deltas": {"A": 200, "B": -32, "C": -20}}
+    p = write(tmp_path, "failed.yaml", rec)
+    rc, out, err = talon_cli("replay", p)
+    assert rc == 0, err
+    # 501-rounded rounds the defenders' 32 to 30: the base's expect would not hold there
+    rc, out, err = talon_cli("replay", p, "--spec", "501-rounded")
+    assert rc == 0, err
+    assert "-30" in out
+    assert "`expect:` is for its own spec (501); replayed under 501-rounded it was not checked" in err
+    data = json.loads(talon_cli("replay", p, "--spec", "501-rounded", "--json")[1])
+    assert data["deltas"]["B"] == -30 and "expectations_failed" not in data
+    assert "not checked" in data["expectations_unchecked"]
+    rec["expect"] = {"deltas": {"A": 200, "B": -30, "C": -20}}
+    p = write(tmp_path, "wrong.yaml", rec)
+    rc, out, err = talon_cli("replay", p)
+    assert rc == 1 and "does not hold" in err
