@@ -1038,6 +1038,9 @@ class _Tricks(_Budget):
         self.base = sum(d.tricks[s] for s in side)
         # the seats who want more of the side's tricks
         self.maxers = self.side if up else frozenset(s for s in d.active if s not in self.side)
+        # each team wants tricks for itself (not a contract to lose every trick): only
+        # then are the tricks a leader can cash a bound on what its team takes
+        self.up = up
         self.follow, self.lead = _rules(g)
         self.rs = _RuleState(d.tricks_done, d.trumps)
         self.first_rules = any(r.first for r in g.narrows) or g.lead_card >= 0
@@ -1280,7 +1283,7 @@ class _Tricks(_Budget):
             else:
                 lo, hi = 0, left
                 if self.quick:
-                    q = self._sure(s)
+                    q = self._sure(s) if self.up else 0
                     if s in self.side:
                         lo = q
                     else:
@@ -1615,7 +1618,7 @@ class _Tricks(_Budget):
                     if (hi <= alpha or lo == hi) and hi_rs is not None:
                         rel |= self._ps_prefix(hi_rs)
                     return (lo if lo >= beta or lo == hi else hi), rel
-            qt, qrel = self._sure_ps(s, (beta - 0) if s in self.side else left - alpha)
+            qt, qrel = self._sure_ps(s, beta if s in self.side else left - alpha) if self.up else (0, 0)
             if s in self.side:
                 if qt > lo:
                     lo, lo_rs, lo_rel = qt, None, qrel

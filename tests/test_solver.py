@@ -286,3 +286,41 @@ def test_tricks_after_each_action_agree_with_brute_force(name):
         assert got == want, (name, got, want)
         checked += 1
     assert checked >= 6
+
+
+def test_tricks_in_contracts_to_lose_every_trick_agree_with_brute_force():
+    """Where the side wants no tricks (a misère), the tricks a leader could cash bound
+    nothing: it need not cash them. Endings of such contracts against plain minimax,
+    for the declarer and for the defence."""
+    g = load("solo-whist")
+    rng = random.Random(7)
+    checked = tries = 0
+    while checked < 8 and tries < 4000:
+        tries += 1
+        d = g.new_deal(4, rng.randrange(4))
+        d.deal_random(rng)
+        agent = RandomAgent(rng)
+        while not d.is_terminal() and d.phase != PLAY:
+            d.apply_action(agent.act(d))
+        if d.phase != PLAY:
+            continue
+        sv = Solver(d)
+        if sv.mode != "tricks" or sv.search.maxers == sv.search.side:
+            continue
+        while d.phase == PLAY and (d.tricks_left > 3 or d.trick):
+            d.apply_action(agent.act(d))
+        if d.phase != PLAY:
+            continue
+        for seat in (d.turn, d.next_seat[d.turn]):
+            sv = Solver(d, seat)
+            side, maxers = sv.side, sv.search.maxers
+            base = sum(d.tricks[s] for s in side)
+            acts = [a for a in d.legal_actions() if a != d.codec.CONCEDE]
+            want = {}
+            for a in acts:
+                c = clone(d)
+                c.apply_action(a)
+                want[a] = brute_tricks(c, side, maxers, [10 ** 6]) - base
+            assert sv.tricks(acts) == want, (seat, d.hands)
+        checked += 1
+    assert checked == 8
