@@ -1530,6 +1530,42 @@ class _Tricks(_Budget):
                     extra_cards = _top(cards, extra)
         return total + extra, used | extra_cards
 
+    def _led_into(self, leader: int):
+        """(tricks the other team takes for certain, the cards counted) when the
+        leader's team holds no trump and the highest card in play of every suit the
+        leader holds belongs to the other team: whatever is led, the holder of that
+        suit's top card wins the trick (none of the leader's team can trump it); and
+        when one seat holds every such top card, it wins the first and cashes the rest
+        (each still the highest of its suit, and the leader's team cannot trump)."""
+        hands = self.hands
+        team = leader in self.side
+        SM = self.suit_mask
+        in_play = ~self.gone
+        if not self.no_trumps:
+            tm = SM[self.trumps]
+            for p in self.active:
+                if (p in self.side) == team and hands[p] & tm:
+                    return 0, 0
+        mine = 0
+        for p in self.active:
+            if (p in self.side) == team:
+                mine |= hands[p]
+        tops = 0
+        lead = hands[leader]
+        for sm in SM:
+            if lead & sm:
+                live = in_play & sm
+                top = live & -live
+                if mine & top:
+                    return 0, 0
+                tops |= top
+        if not tops:
+            return 0, 0
+        for o in self.active:
+            if hands[o] & tops == tops:
+                return tops.bit_count(), tops
+        return 1, tops
+
     def _top_trumps(self):
         """(a seat of the side holding the highest trump in play, how many tricks that
         side's trumps take for certain, the cards counted): a trump higher than every
@@ -1633,6 +1669,14 @@ class _Tricks(_Budget):
                             lo, lo_rs, lo_rel = run, None, cards
                     elif left - run < hi:
                         hi, hi_rs, hi_rel = left - run, None, cards
+            if self.up and lo < beta and hi > alpha:
+                run, cards = self._led_into(s)
+                if run:
+                    if s in self.side:
+                        if left - run < hi:
+                            hi, hi_rs, hi_rel = left - run, None, cards
+                    elif run > lo:
+                        lo, lo_rs, lo_rel = run, None, cards
             if lo >= beta or hi <= alpha or lo == hi:
                 # a bound settles it: the cards that bound relied on
                 rel = 0
@@ -1654,8 +1698,12 @@ class _Tricks(_Budget):
         side = self.side
         keys_of = self.keys_of
         suit = self.suit
+        SM = self.suit_mask
+        small = 0          # cards whose rank a search showed not to matter: not tried
         for c in self._moves(s, first):
             bit = 1 << c
+            if bit & small:
+                continue
             hands[s] ^= bit
             led, win_seat, win_card = self.led, self.win_seat, self.win_card
             if not trick:
@@ -1689,6 +1737,17 @@ class _Tricks(_Budget):
             if r & bit:
                 # the card's rank counted: so do those of the cards it stood for
                 r |= self._class_mask(s, c)
+            else:
+                # the result did not rest on this card's rank: any other card of its
+                # suit below the lowest card whose rank it rested on leaves the same
+                # position as far as the result reads it (the same value), so it is
+                # not tried
+                sm = SM[suit[c]]
+                rk = r & sm
+                if not rk:
+                    small |= sm
+                elif c > rk.bit_length() - 1:
+                    small |= sm & ~((1 << rk.bit_length()) - 1)
             all_rel |= r
             if maxing:
                 if v > best:
