@@ -1077,6 +1077,7 @@ class _Tricks(_Budget):
             in_play |= 1 << c
         self.gone = g.full_deck & ~in_play       # cards out of play: played, or never dealt
         self.tt = {}
+        self.rep_cache = {}
 
     # ------------------------------------------------------------ moves
     def _allowed(self, s: int) -> int:
@@ -1087,8 +1088,24 @@ class _Tricks(_Budget):
     def _reps(self, allowed: int) -> list:
         """The cards of `allowed` worth searching: the highest of each run of cards
         with no card in play between them."""
+        if not self.special:
+            # suit by suit, remembered: the same holdings recur all through a search
+            out = []
+            in_play = ~self.gone
+            cache = self.rep_cache
+            for sm in self.suit_mask:
+                a = allowed & sm
+                if a:
+                    key = (a, in_play & sm)
+                    r = cache.get(key)
+                    if r is None:
+                        r = cache[key] = self._suit_reps(a, in_play & sm)
+                    out += r
+            return out
+        return self._suit_reps(allowed, ~self.gone)
+
+    def _suit_reps(self, allowed: int, in_play: int) -> list:
         out = []
-        in_play = ~self.gone
         SM = self.suit_mask
         suit = self.suit
         special = self.special
@@ -1377,12 +1394,12 @@ class _Tricks(_Budget):
                 w, wk = s, k
         return 1 if w in self.side else 0
 
-    def _exact(self, offset: int = 0, every: bool = False, track: bool = False) -> int:
+    def _exact(self, offset: int = 0, every: bool = False, track: bool = False, guess=None) -> int:
         """The side's future tricks, or as much of them as the result depends on:
         null-window searches at the totals where the result changes (`offset`: tricks
         of the side already counted), halving the list of those totals. The number
         returned gives the same result as the true one; with `every`, it is the true
-        one."""
+        one. `guess`: a likely answer, asked about first."""
         search = self._search_ps if self.ps else self._search
         hi = self.hands[self.turn].bit_count()      # the seat to move has not played to this trick
         B = self.base + offset
@@ -1392,8 +1409,17 @@ class _Tricks(_Budget):
         else:
             steps = [t for t in range(1, hi + 1) if curve[B + t] != curve[B + t - 1]]
         i, j = 0, len(steps)          # the side reaches steps[:i], and none of steps[j:]
+        near = 0                      # questions asked next to a guess
         while i < j:
-            t = steps[(i + j) // 2]
+            if guess is None or near > 2:
+                t = steps[(i + j) // 2]
+            elif not near:
+                # first the total guessed ("can the side take `guess` more?"), then
+                # the next one either way: both sit at the answer when the guess is right
+                t = next((x for x in steps[i:j] if x >= guess), steps[j - 1])
+            else:
+                t = steps[i] if v >= t else steps[j - 1]
+            near += 1
             v = search(t - 1, t)
             if self.ps:
                 v = v[0]
@@ -1830,9 +1856,10 @@ class _Tricks(_Budget):
 
     def root_value(self):
         best = None
-        v = self._value(self._exact(track=True))
+        future = self._exact(track=True)
+        v = self._value(future)
         if self.hands[self.turn]:
-            vals = self._child_values(stop_at=v)
+            vals = self._child_values(stop_at=v, guess=future)
             best = next(a for a, x in vals.items() if self._value(x) == v)
         return v, best
 
@@ -1844,9 +1871,11 @@ class _Tricks(_Budget):
         (cards the search keeps for their class: ``classes``)."""
         return self._child_values(only=cards, every=True)
 
-    def _child_values(self, stop_at=None, only=None, every=False) -> dict:
+    def _child_values(self, stop_at=None, only=None, every=False, guess=None) -> dict:
         """The side's future tricks after each searched move at the root (`only`: after
-        these; `every`: exactly, not only as far as the result depends on them)."""
+        these; `every`: exactly, not only as far as the result depends on them;
+        `guess`: the likely answer, the root's: each move's search asks about it, or
+        about the answer of the move before, first)."""
         s = self.turn
         out = {}
         for c in (self._moves(s) if only is None else only):
@@ -1870,7 +1899,8 @@ class _Tricks(_Budget):
                 self.trick = []
                 self.turn = self.win_seat
                 self.rs.tricks_done += 1
-            out[c] = won + self._exact(won, every)
+            out[c] = won + self._exact(won, every, guess=None if guess is None else guess - won)
+            guess = out[c]
             if done:
                 self.rs.tricks_done -= 1
             self.hands[s] |= 1 << c
