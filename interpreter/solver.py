@@ -1243,40 +1243,9 @@ class _Tricks(_Budget):
         return tuple(key)
 
     def _sure(self, leader: int) -> int:
-        """Tricks the leader's team takes for certain, the leader cashing its top cards
-        (each the highest card of its suit still in play): in every suit when no
-        opponent can trump, else the top trumps and one other suit's top cards for as
-        many rounds as every opponent holding trumps still follows."""
-        hands = self.hands
-        mine_team = leader in self.side
-        in_play = ~self.gone
-        mine = hands[leader]
-        SM = self.suit_mask
-        trumps = -1 if self.no_trumps else self.trumps
-        ruffers = [o for o in self.active if (o in self.side) != mine_team
-                   and trumps >= 0 and hands[o] & SM[trumps]]
-        total = extra = 0
-        for k, sm in enumerate(SM):
-            held = mine & sm
-            if not held:
-                continue
-            run = 0
-            m = in_play & sm
-            while m:
-                low = m & -m
-                if not held & low:
-                    break
-                run += 1
-                m ^= low
-            if not run:
-                continue
-            if not ruffers or k == trumps:
-                total += run
-            else:
-                safe = min((hands[o] & sm).bit_count() for o in ruffers)
-                if safe > extra:
-                    extra = min(run, safe)
-        return total + extra
+        """Tricks the leader's team takes for certain, the leader cashing its winners
+        (``_cash``)."""
+        return self._cash(self.hands, ~self.gone, leader)[0]
 
     # ------------------------------------------------------------ the search
     def _search(self, alpha: int, beta: int) -> int:
@@ -1521,14 +1490,17 @@ class _Tricks(_Budget):
         """(tricks, cards): the leader cashing its top cards (each the highest of its
         suit in play) in every suit when no opponent can trump, else the top trumps
         and one other suit's top cards for as many rounds as every opponent holding
-        trumps still follows."""
-        mine_team = leader in self.side
+        trumps still follows. A partner holding a trump never has to trump its
+        leader's winner while it holds a card of another suit: the rounds in the
+        other suits are counted up to the fewest such cards such a partner holds
+        (those suits cashed before the trumps)."""
+        team = leader in self.side
         mine = hands[leader]
         SM = self.suit_mask
         trumps = -1 if self.no_trumps else self.trumps
-        ruffers = [o for o in self.active if (o in self.side) != mine_team
-                   and trumps >= 0 and hands[o] & SM[trumps]]
-        total = extra = 0
+        tm = SM[trumps] if trumps >= 0 else 0
+        ruffers = [hands[o] for o in self.active if (o in self.side) != team and hands[o] & tm]
+        side_rounds = trump_rounds = extra = 0
         used = extra_cards = 0
         for k, sm in enumerate(SM):
             held = mine & sm
@@ -1546,15 +1518,26 @@ class _Tricks(_Budget):
                 m ^= low
             if not run:
                 continue
-            if not ruffers or k == trumps:
-                total += run
+            if k == trumps:
+                trump_rounds += run
+                used |= cards
+            elif not ruffers:
+                side_rounds += run
                 used |= cards
             else:
-                safe = min((hands[o] & sm).bit_count() for o in ruffers)
-                if min(run, safe) > extra:
-                    extra = min(run, safe)
+                safe = min(run, min((h & sm).bit_count() for h in ruffers))
+                if safe > extra:
+                    extra = safe
                     extra_cards = _top(cards, extra)
-        return total + extra, used | extra_cards
+        side_rounds += extra
+        used |= extra_cards
+        if tm and side_rounds:
+            for p in self.active:
+                if p != leader and (p in self.side) == team and hands[p] & tm:
+                    spare = (hands[p] & ~tm).bit_count()
+                    if spare < side_rounds:
+                        side_rounds = spare
+        return side_rounds + trump_rounds, used
 
     def _led_into(self, leader: int):
         """(tricks the other team takes for certain, the cards counted) when the
