@@ -979,6 +979,8 @@ def _plain_follow_only(g) -> bool:
 
 
 _SQUEEZE: dict = {}
+_FLIPS: dict = {}       # (game, active seats) -> the partition search's per-card updates
+_ORDS: dict = {}        # (game, trumps) -> the move ordering's per-card numbers
 
 
 def _squeeze(packed: int, n: int, R: int) -> int:
@@ -1078,6 +1080,57 @@ class _Tricks(_Budget):
         self.gone = g.full_deck & ~in_play       # cards out of play: played, or never dealt
         self.tt = {}
         self.rep_cache = {}
+        # move ordering tables: ord_of[led][c] = trick key << rank bits | (rank bits -
+        # 1 - rank), so that ordering by it orders by key, then the lowest rank first;
+        # partner_after[s][i]: a partner of s plays to the trick after s, s playing
+        # the (i+1)th card
+        rb = max(1, (max(self.rank) + 1).bit_length())
+        self.rank_bits = (1 << rb) - 1
+        self.big = 1 << 62
+        okey = (id(g), d.trumps)
+        got = _ORDS.get(okey)
+        if got is None or got[0] is not g:
+            got = (g, {led: [(keys[c] << rb) | (self.rank_bits - self.rank[c]) for c in range(g.n_cards)]
+                       for led, keys in enumerate(self.keys_of) if keys is not None})
+            if len(_ORDS) > 64:
+                _ORDS.clear()
+            _ORDS[okey] = got
+        self.ord_of = got[1]
+        self.partner_after = {}
+        for p in self.active:
+            row = []
+            for i in range(len(self.active)):
+                nxt, later = p, False
+                for _ in range(len(self.active) - 1 - i):
+                    nxt = self.next_seat[nxt]
+                    if (nxt in self.side) == (p in self.side):
+                        later = True
+                row.append(later)
+            self.partner_after[p] = row
+        # the partition search's view of the hands, kept up to date move by move: each
+        # suit's holdings of the active seats packed into one number, and every seat's
+        # length in every suit (4 bits each); flip[s][c]: (suit, bit, length unit)
+        ns = g.n_suits
+        fkey = (id(g), self.active)
+        flip = _FLIPS.get(fkey)
+        if flip is None or flip[0] is not g:
+            flip = {}
+            for i, s in enumerate(self.active):
+                row = flip[s] = {}
+                for c in range(g.n_cards):
+                    k = self.suit[c]
+                    row[c] = (k, 1 << (R * (n - 1 - i) + c - self.shifts[k]), 1 << (4 * (ns * n - 1 - (k * n + i))))
+            if len(_FLIPS) > 64:
+                _FLIPS.clear()
+            _FLIPS[fkey] = flip = (g, flip)
+        self.flip = flip = flip[1]
+        self.packed = [0] * ns
+        self.lens = 0
+        for i, s in enumerate(self.active):
+            for c in bits(self.hands[s]):
+                k, x, u = flip[s][c]
+                self.packed[k] |= x
+                self.lens += u
 
     # ------------------------------------------------------------ moves
     def _allowed(self, s: int) -> int:
@@ -1128,33 +1181,27 @@ class _Tricks(_Budget):
 
     def _moves(self, s: int, first=None) -> list:
         cards = self._reps(self._allowed(s))
-        if self.trick:
-            keys = self.keys_of[self.led]
-            rank = self.rank
+        trick = self.trick
+        if trick:
+            # one number a card orders by within the trick: its trick key, then low
+            # rank first (the lowest of equal keys, say discards, first)
+            o = self.ord_of[self.led]
             mine = s in self.side
             if (self.win_seat in self.side) == mine:
                 if self._beatable(s):
                     # a partner wins, but an opponent after this seat may beat it:
                     # third hand high, the cheapest card that beats the winner first
-                    wk = keys[self.win_card]
-                    cards.sort(key=lambda c: (keys[c] <= wk, keys[c], -rank[c]))
+                    w = o[self.win_card] | self.rank_bits
+                    cards.sort(key=lambda c: o[c] + self.big if o[c] <= w else o[c])
                 else:
                     # a partner wins: the lowest first (discards: the lowest card)
-                    cards.sort(key=lambda c: (keys[c], -rank[c]))
-            else:
-                wk = keys[self.win_card]
-                later = self.n_active - 1 - len(self.trick)      # seats still to play
-                nxt = s
-                partner_later = False
-                for _ in range(later):
-                    nxt = self.next_seat[nxt]
-                    if (nxt in self.side) == mine:
-                        partner_later = True
-                if partner_later and self.led != self.trumps:
-                    # second hand low: the lowest first, then the cheapest winner
-                    cards.sort(key=lambda c: (keys[c], -rank[c]))
-                else:                                      # the cheapest winner, then the lowest
-                    cards.sort(key=lambda c: (keys[c] <= wk, keys[c], -rank[c]))
+                    cards.sort(key=o.__getitem__)
+            elif self.partner_after[s][len(trick)] and self.led != self.trumps:
+                # second hand low: the lowest first, then the cheapest winner
+                cards.sort(key=o.__getitem__)
+            else:                                      # the cheapest winner, then the lowest
+                w = o[self.win_card] | self.rank_bits
+                cards.sort(key=lambda c: o[c] + self.big if o[c] <= w else o[c])
         else:
             cards = self._lead_order(s, cards)
         if first is not None and first in cards and cards[0] != first:
@@ -1416,20 +1463,8 @@ class _Tricks(_Budget):
     # found there holds for every position that agrees with them (the partition
     # search of double-dummy solvers).
     def _ps_position(self, leader: int):
-        hands = self.hands
-        act = self.active
-        R, full = self.R, self.full
-        n = len(act)
-        lens = 0
-        rel = []
-        for sh in self.shifts:
-            k = 0
-            for s in act:
-                h = (hands[s] >> sh) & full
-                k = (k << R) | h
-                lens = (lens << 4) | h.bit_count()
-            rel.append(_squeeze(k, n, R))
-        return (leader, lens), rel
+        n = self.n_active
+        return (leader, self.lens), [_squeeze(k, n, self.R) for k in self.packed]
 
     def _ps_prefix(self, rs) -> int:
         """The cards of the top `rs[k]` ranks still in play of each suit k."""
@@ -1709,11 +1744,16 @@ class _Tricks(_Budget):
         suit = self.suit
         SM = self.suit_mask
         small = 0          # cards whose rank a search showed not to matter: not tried
+        flips = self.flip[s]
+        packed = self.packed
         for c in self._moves(s, first):
             bit = 1 << c
             if bit & small:
                 continue
             hands[s] ^= bit
+            fk, fx, fu = flips[c]
+            packed[fk] ^= fx
+            self.lens -= fu
             led, win_seat, win_card = self.led, self.win_seat, self.win_card
             if not trick:
                 self.led = suit[c]
@@ -1742,6 +1782,8 @@ class _Tricks(_Budget):
                 self.gone = gone
             trick.pop()
             hands[s] |= bit
+            packed[fk] ^= fx
+            self.lens += fu
             self.led, self.win_seat, self.win_card, self.turn = led, win_seat, win_card, s
             if r & bit:
                 # the card's rank counted: so do those of the cards it stood for
@@ -1865,6 +1907,9 @@ class _Tricks(_Budget):
             trick = self.trick
             saved = (self.led, self.win_seat, self.win_card, self.turn, list(trick), self.gone)
             self.hands[s] ^= 1 << c
+            fk, fx, fu = self.flip[s][c]
+            self.packed[fk] ^= fx
+            self.lens -= fu
             if not trick:
                 self.led = self.suit[c]
                 self.win_seat, self.win_card = s, c
@@ -1887,6 +1932,8 @@ class _Tricks(_Budget):
             if done:
                 self.rs.tricks_done -= 1
             self.hands[s] |= 1 << c
+            self.packed[fk] ^= fx
+            self.lens += fu
             self.led, self.win_seat, self.win_card, self.turn, self.trick, self.gone = saved
             if stop_at is not None and self._value(out[c]) == stop_at:
                 break
