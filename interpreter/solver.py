@@ -981,6 +981,7 @@ def _plain_follow_only(g) -> bool:
 _SQUEEZE: dict = {}
 _FLIPS: dict = {}       # (game, active seats) -> the partition search's per-card updates
 _ORDS: dict = {}        # (game, trumps) -> the move ordering's per-card numbers
+_REPS: dict = {}        # game -> its suits' equivalent cards, by holding (no special cards)
 
 
 def _squeeze(packed: int, n: int, R: int) -> int:
@@ -1079,7 +1080,14 @@ class _Tricks(_Budget):
             in_play |= 1 << c
         self.gone = g.full_deck & ~in_play       # cards out of play: played, or never dealt
         self.tt = {}
-        self.rep_cache = {}
+        got = _REPS.get(id(g))
+        if got is None or got[0] is not g:
+            if len(_REPS) > 16:
+                _REPS.clear()
+            got = _REPS[id(g)] = (g, {})
+        if len(got[1]) > 1 << 20:
+            got[1].clear()
+        self.rep_cache = got[1]          # (a suit's cards allowed, its cards in play) -> the cards searched
         # move ordering tables: ord_of[led][c] = trick key << rank bits | (rank bits -
         # 1 - rank), so that ordering by it orders by key, then the lowest rank first;
         # partner_after[s][i]: a partner of s plays to the trick after s, s playing
