@@ -1035,6 +1035,7 @@ class _Tricks(_Budget):
 
     def __init__(self, d, side, curve):
         g = self.g = d.game
+        self.deal = d
         self.side = frozenset(side)
         up = curve[max(curve)] >= curve[min(curve)]
         self.curve = curve
@@ -1404,6 +1405,8 @@ class _Tricks(_Budget):
             else:
                 lo = hi = best
             self.tt[key] = (lo, hi, best_move)
+            if best >= b0 and key == self.root_at:
+                self.root_cut = best_move
         return best
 
     def _last(self, leader: int) -> int:
@@ -1423,7 +1426,7 @@ class _Tricks(_Budget):
         null-window searches at the totals where the result changes (`offset`: tricks
         of the side already counted), halving the list of those totals. The number
         returned gives the same result as the true one; with `every`, it is the true
-        one. `guess`: a likely answer, asked about first."""
+        one. `guess`: a likely answer, asked about first (or a function giving it)."""
         search = self._search_ps if self.ps else self._search
         hi = self.hands[self.turn].bit_count()      # the seat to move has not played to this trick
         B = self.base + offset
@@ -1433,21 +1436,35 @@ class _Tricks(_Budget):
         else:
             steps = [t for t in range(1, hi + 1) if curve[B + t] != curve[B + t - 1]]
         i, j = 0, len(steps)          # the side reaches steps[:i], and none of steps[j:]
-        near = 0                      # questions asked next to a guess
+        near = False
+        if callable(guess):           # worth working out only where there is much to ask
+            guess = guess() if len(steps) > 2 else None
+        # the position searched from, to catch the move that reaches a total there
+        self.root_cut = None
+        if self.trick:
+            self.root_at = None
+        elif self.ps:
+            self.root_at = self._ps_position(self.turn)
+        else:
+            self.root_at = self._key(self.turn)
         while i < j:
-            if guess is None or near > 2:
+            if guess is None:
                 t = steps[(i + j) // 2]
             elif not near:
                 # first the total guessed ("can the side take `guess` more?"), then
-                # the next one either way: both sit at the answer when the guess is right
+                # the next one in the direction the answer lies, and so on: the
+                # questions next to the answer are the hard ones, and when the guess is
+                # right they are the only ones asked
                 t = next((x for x in steps[i:j] if x >= guess), steps[j - 1])
+                near = True
             else:
                 t = steps[i] if v >= t else steps[j - 1]
-            near += 1
             v = search(t - 1, t)
             if self.ps:
                 v = v[0]
             if v >= t:
+                if self.root_cut is not None:
+                    self.root_move = self.root_cut
                 while i < j and steps[i] <= v:
                     i += 1
             else:
@@ -1826,6 +1843,8 @@ class _Tricks(_Budget):
         rel = cut_rel if cut_rel is not None else all_rel
         if node is not None:
             self._ps_store(node, q, rel, best, a0, b0, best_move)
+            if best >= b0 and self.root_at is not None and self.root_at[0] == node and self.root_at[1] == q:
+                self.root_cut = best_move
         return best, rel
 
     def _class_mask(self, s: int, c: int) -> int:
@@ -1887,12 +1906,30 @@ class _Tricks(_Budget):
 
     root_bounds = (-INF, INF)
 
+    root_move = root_cut = root_at = None
+
+    def _played_out(self):
+        """The side's future tricks when heuristic players play the deal out (a
+        guess at the answer, to ask about first), or None."""
+        from .heuristic import HeuristicAgent
+        import random
+        d = copy.deepcopy(self.deal, {id(self.g): self.g})
+        agent = HeuristicAgent(random.Random(0))
+        base = sum(d.tricks[s] for s in self.side)
+        while d.phase == PLAY and not d.is_terminal():
+            d.apply_action(agent.act(d))
+        if d.conceded or d.ended_early:
+            return None
+        return sum(d.tricks[s] for s in self.side) - base
+
     def root_value(self):
         best = None
-        future = self._exact(track=True)
+        self.root_move = None
+        # a long play with many totals to tell apart: heuristic players' result first
+        future = self._exact(track=True, guess=self._played_out if self.hands[self.turn].bit_count() > 8 else None)
         v = self._value(future)
         if self.hands[self.turn]:
-            vals = self._child_values(stop_at=v, guess=future)
+            vals = self._child_values(stop_at=v, guess=future, first=self.root_move)
             best = next(a for a, x in vals.items() if self._value(x) == v)
         return v, best
 
@@ -1904,14 +1941,14 @@ class _Tricks(_Budget):
         (cards the search keeps for their class: ``classes``)."""
         return self._child_values(only=cards, every=True)
 
-    def _child_values(self, stop_at=None, only=None, every=False, guess=None) -> dict:
+    def _child_values(self, stop_at=None, only=None, every=False, guess=None, first=None) -> dict:
         """The side's future tricks after each searched move at the root (`only`: after
         these; `every`: exactly, not only as far as the result depends on them;
         `guess`: the likely answer, the root's: each move's search asks about it, or
         about the answer of the move before, first)."""
         s = self.turn
         out = {}
-        for c in (self._moves(s) if only is None else only):
+        for c in (self._moves(s, first) if only is None else only):
             trick = self.trick
             saved = (self.led, self.win_seat, self.win_card, self.turn, list(trick), self.gone)
             self.hands[s] ^= 1 << c
