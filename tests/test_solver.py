@@ -324,3 +324,53 @@ def test_tricks_in_contracts_to_lose_every_trick_agree_with_brute_force():
             assert sv.tricks(acts) == want, (seat, d.hands)
         checked += 1
     assert checked == 8
+
+
+@pytest.mark.parametrize("name", ["whist", "solo-whist"])
+def test_partition_search_agrees_with_plain_trick_search(name):
+    """The partition search's bounds and prunings (quick tricks, leads into the other
+    side's top cards, the small-card rule) against the trick search with none of them,
+    tricks after every action, on endings of six tricks: too long for brute force."""
+    checked = 0
+    for d in endings(name, 6, 10, seed=21):
+        for seat in (d.turn, d.next_seat[d.turn]):
+            a = Solver(d, seat)
+            if a.mode != "tricks" or not a.search.ps:
+                continue
+            b = Solver(d, seat)
+            b.search.ps = b.search.quick = False
+            acts = [x for x in d.legal_actions() if x != d.codec.CONCEDE]
+            assert a.tricks(acts) == b.tricks(acts), (name, seat)
+            assert a.solve().value == b.solve().value
+            checked += 1
+    assert checked >= 10
+
+
+def test_a_lead_into_the_other_sides_top_cards_gives_them_those_tricks():
+    """Where the leader's team holds no trump and none of the top cards of the suits the
+    leader holds, the other team takes at least the tricks the bound counts: checked
+    against the plain trick search on endings where the bound applies."""
+    checked = 0
+    for name in ("solo-whist", "whist"):
+        for d in endings(name, 5, 400, seed=5):
+            if d.trick:
+                continue
+            for seat in d.active:
+                sv = Solver(d, seat)
+                if sv.mode != "tricks" or not sv.search.up:
+                    continue
+                sr = sv.search
+                run, _ = sr._led_into(sr.turn)
+                if not run:
+                    continue
+                plain = Solver(d, seat)
+                plain.search.ps = plain.search.quick = False
+                acts = [a for a in d.legal_actions() if a != d.codec.CONCEDE]
+                future = max(plain.tricks(acts).values()) if d.turn in sr.maxers else min(plain.tricks(acts).values())
+                left = d.hands[d.turn].bit_count()
+                if d.turn in sr.side:
+                    assert future <= left - run
+                else:
+                    assert future >= run
+                checked += 1
+    assert checked >= 10
