@@ -310,3 +310,22 @@ def test_a_second_rule_of_a_kind_added_by_a_variant_names_the_bases_file_and_say
     (err,) = out.errors
     assert "`first-lead` (line 19 of hearts.talon) already says it" in err.message
     assert err.hint == "write `replace first-lead: …` to change it" and err.location.line == 5
+
+
+@pytest.mark.parametrize("base, edit, words", [
+    ("whist", "set values game to {H: 1}",
+     "`game` is set here to one number per suit, but a rule of the base reads it as one number (whist.talon:27"),
+    ("501-suit-marriages", "set values marriage-by-suit to 50",
+     "`marriage-by-suit` is set here to one number, but a rule of the base reads it as one number per suit "
+     "(501-suit-marriages.talon:10")])
+def test_a_value_set_to_the_wrong_shape_is_reported_at_the_variants_line(tmp_path, base, edit, words):
+    # it was reported at the base's rules (every rule that reads the value), lines the
+    # player did not write
+    p = tmp_path / "v.talon"
+    p.write_text(f'variant v "v"\nextends {base}\n\ntables:\n  {edit}\n')
+    out = Collector()
+    assert check(str(p), out) is None
+    (err,) = out.errors
+    assert words in err.message
+    assert (err.location.path, err.location.line, err.location.column) == (str(p), 5, 7)
+    assert err.hint.startswith("set one number")

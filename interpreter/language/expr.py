@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import operator
 import re
+from pathlib import Path
 from ..model.record import record
 
 from ..engine.env import Env
@@ -61,6 +62,7 @@ class Compiler:
         self.card_facts: set = set()  # which card records formulas read: "played", "taken"
         self.fixed_per_seat: dict = {}
         self.let_seat: set = set()     # inline lets that ask about the seat in question
+        self.value_errors: set = set()  # values whose variant line was already blamed
 
     def known_name(self, name: str) -> bool:
         return (name in self.lets or name in self.fixed or name in self.counters
@@ -114,6 +116,24 @@ class Compiler:
     # -------------------------------------------------------------- the compiler
     def _err(self, e: E, msg: str, hint: str = ""):
         self.out.error(e.loc, msg, hint)
+        raise _Fail()
+
+    def _value_err(self, e: E, name: str, msg: str, hint: str = "",
+                   set_as: str = "one number per suit", read_as: str = "one number"):
+        """An error in using a value: where a variant set the value (`set values`) in
+        a file other than the rule's, the mistake is that line's: said there, once,
+        naming the rule that reads it."""
+        at = getattr(self.m, "value_edits", {}).get(name)
+        if at is None or e.loc is None or at.path == e.loc.path:
+            self._err(e, msg, hint)
+        if name not in self.value_errors:
+            self.value_errors.add(name)
+            where = f"{Path(e.loc.path).name}:{e.loc.line}" if e.loc.line else Path(e.loc.path).name
+            self.out.error(at, f"`{name}` is set here to {set_as}, but a rule of the base reads "
+                              f"it as {read_as} ({where}: {msg})",
+                           f"set {read_as} (`set values {name} to "
+                           + ("N" if read_as == "one number" else "{S: N, H: N, D: N, C: N}")
+                           + "`), or replace that rule too")
         raise _Fail()
 
     def _c(self, e: E, sc: Scope):
@@ -283,7 +303,8 @@ class Compiler:
         if name in m.values:
             v = m.values[name]
             if isinstance(v, dict):
-                self._err(e, f"`{name}` gives one number per suit", f"write `{name} of its suit` or `{name} of trumps`")
+                self._value_err(e, name, f"`{name}` gives one number per suit",
+                                f"write `{name} of its suit` or `{name} of trumps`")
             return NUM, with_src(lambda st, env: v, repr(v))
         if m.ladder:
             for i, c in enumerate(m.ladder):
@@ -458,13 +479,16 @@ class Compiler:
         if name in self.m.values and isinstance(self.m.values[name], dict):
             t, f = self._c(of, sc)
             if t != SUIT:
-                self._err(of, f"`{name}` gives one number per suit; `{_src(of)}` is {_a(t)}")
+                self._value_err(of, name, f"`{name}` gives one number per suit; `{_src(of)}` is {_a(t)}")
             table = [self.m.values[name].get(s, 0) for s in "SHDC"]
             def per_suit(st, env):
                 v = f(st, env)
                 return table[v] if v is not None and v >= 0 else 0
             return NUM, per_suit
         known = list(SEAT_QUANTITIES) + ["number"] + [k for k, v in self.m.values.items() if isinstance(v, dict)]
+        if name in self.m.values:
+            self._value_err(what, name, f"`{name}` is one number, not one per suit",
+                            f"write `{name}` alone", set_as="one number", read_as="one number per suit")
         self._err(what, f"unknown quantity `{name}`", did_you_mean(name, known) or
                   "`X of Y` works for " + ", ".join(known))
 

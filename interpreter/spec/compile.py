@@ -198,7 +198,9 @@ def _compile(m: Merged, out: Collector) -> Game | None:
     model = SimpleNamespace(values=b.values, ladder=b.ladder, ladder_columns=b.ladder_columns,
                             auction_kind=auction_kind, deck=(suits, ranks), card_points=card_points,
                             points_mask=sum(1 << c for c, v in enumerate(card_points) if v),
-                            melds=[SimpleNamespace(name=it.name) for it in by_kind.get("meld", [])])
+                            melds=[SimpleNamespace(name=it.name) for it in by_kind.get("meld", [])],
+                            value_edits={k[1]: loc for k, loc in getattr(m, "edits", {}).items()
+                                         if len(k) == 2 and k[0] == "values"})
     cc = b.cc = Compiler(model, out)
     for k in b.values:
         if k in ("points", "tricks", "score", "passes", "contract", "bid", "declarer", "stock", "closed"):

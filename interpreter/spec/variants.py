@@ -22,6 +22,7 @@ class Merged:
         self.items: list = []         # rule Items in section order
         self.tables: dict | None = None
         self.positions = Positions()
+        self.edits: dict = {}         # a table entry's keys -> the variant line that set it
         self.files: list = []         # SpecFiles, base first
         self.head: SpecFile | None = None
 
@@ -244,6 +245,7 @@ def _table_edit(m: Merged, it: Item, base_name: str, out: Collector):
                      f"did you mean `{_very_close(last, node)}`?")
         node[last] = it.value
         m.positions[tuple(at) + ("$value",)] = it.loc
+        m.edits[tuple(keys)] = it.loc
     else:
         if isinstance(node, list):
             for i, r in enumerate(node):
