@@ -291,13 +291,20 @@ def test_replace_or_remove_under_another_heading_is_warned_about(tmp_path, secti
      "`misere-ouverte` asks for more tricks")])
 def test_a_bad_ladder_edit_is_reported_at_the_variants_own_line(tmp_path, edits, line, words):
     # it was reported at the base's YAML row, which the player did not write
+    err = _the_one_error(tmp_path, f'variant v "v"\nextends solo-whist\n\ntables:\n{edits}\n'
+                                   'auction:\n  remove royal-overcall\n', line)
+    assert words in err.message
+
+
+def _the_one_error(tmp_path, text: str, line: int):
+    """The variant `text` fails to load with one error, at column 7 of `line`."""
     p = tmp_path / "v.talon"
-    p.write_text(f'variant v "v"\nextends solo-whist\n\ntables:\n{edits}\nauction:\n  remove royal-overcall\n')
+    p.write_text(text)
     out = Collector()
     assert check(str(p), out) is None
     (err,) = out.errors
-    assert words in err.message
     assert (err.location.path, err.location.line, err.location.column) == (str(p), line, 7)
+    return err
 
 
 def test_a_second_rule_of_a_kind_added_by_a_variant_names_the_bases_file_and_says_replace(tmp_path):
@@ -321,11 +328,6 @@ def test_a_second_rule_of_a_kind_added_by_a_variant_names_the_bases_file_and_say
 def test_a_value_set_to_the_wrong_shape_is_reported_at_the_variants_line(tmp_path, base, edit, words):
     # it was reported at the base's rules (every rule that reads the value), lines the
     # player did not write
-    p = tmp_path / "v.talon"
-    p.write_text(f'variant v "v"\nextends {base}\n\ntables:\n  {edit}\n')
-    out = Collector()
-    assert check(str(p), out) is None
-    (err,) = out.errors
+    err = _the_one_error(tmp_path, f'variant v "v"\nextends {base}\n\ntables:\n  {edit}\n', 5)
     assert words in err.message
-    assert (err.location.path, err.location.line, err.location.column) == (str(p), 5, 7)
     assert err.hint.startswith("set one number")
