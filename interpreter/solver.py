@@ -1716,6 +1716,11 @@ class _Tricks(_Budget):
                             hi, hi_rs = e[4], e[0]
                         if e[5] is not None and hands[s] >> e[5] & 1:
                             first = e[5]
+                if first is None:
+                    for e in reversed(entries):
+                        if e[5] is not None and hands[s] >> e[5] & 1:
+                            first = e[5]
+                            break
                 if lo >= beta or hi <= alpha or lo == hi:
                     rel = 0
                     if (lo >= beta or lo == hi) and lo_rs is not None:
