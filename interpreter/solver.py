@@ -984,6 +984,18 @@ _ORDS: dict = {}        # (game, trumps) -> the move ordering's per-card numbers
 _REPS: dict = {}        # game -> its suits' equivalent cards, by holding (no special cards)
 
 
+def _per_game(cache: dict, key, g, build):
+    """A table built once for a game (and `key`) and kept across searches: PIMC
+    solves many samples of one position. The game is kept with it, so that a key
+    reused by another game object is not mistaken for it."""
+    got = cache.get(key)
+    if got is None or got[0] is not g:
+        if len(cache) > 64:
+            cache.clear()
+        got = cache[key] = (g, build())
+    return got[1]
+
+
 def _squeeze(packed: int, n: int, R: int) -> int:
     """One suit's holdings of `n` seats packed R bits each (the first seat in the high
     bits) -> the same with the ranks no longer held by anyone removed: who holds the
@@ -1081,14 +1093,9 @@ class _Tricks(_Budget):
             in_play |= 1 << c
         self.gone = g.full_deck & ~in_play       # cards out of play: played, or never dealt
         self.tt = {}
-        got = _REPS.get(id(g))
-        if got is None or got[0] is not g:
-            if len(_REPS) > 16:
-                _REPS.clear()
-            got = _REPS[id(g)] = (g, {})
-        if len(got[1]) > 1 << 20:
-            got[1].clear()
-        self.rep_cache = got[1]          # (a suit's cards allowed, its cards in play) -> the cards searched
+        self.rep_cache = _per_game(_REPS, id(g), g, dict)   # (a suit's cards allowed, in play) -> the cards searched
+        if len(self.rep_cache) > 1 << 20:
+            self.rep_cache.clear()
         # move ordering tables: ord_of[led][c] = trick key << rank bits | (rank bits -
         # 1 - rank), so that ordering by it orders by key, then the lowest rank first;
         # partner_after[s][i]: a partner of s plays to the trick after s, s playing
@@ -1096,15 +1103,9 @@ class _Tricks(_Budget):
         rb = max(1, (max(self.rank) + 1).bit_length())
         self.rank_bits = (1 << rb) - 1
         self.big = 1 << 62
-        okey = (id(g), d.trumps)
-        got = _ORDS.get(okey)
-        if got is None or got[0] is not g:
-            got = (g, {led: [(keys[c] << rb) | (self.rank_bits - self.rank[c]) for c in range(g.n_cards)]
-                       for led, keys in enumerate(self.keys_of) if keys is not None})
-            if len(_ORDS) > 64:
-                _ORDS.clear()
-            _ORDS[okey] = got
-        self.ord_of = got[1]
+        self.ord_of = _per_game(_ORDS, (id(g), d.trumps), g, lambda: {
+            led: [(keys[c] << rb) | (self.rank_bits - self.rank[c]) for c in range(g.n_cards)]
+            for led, keys in enumerate(self.keys_of) if keys is not None})
         self.partner_after = {}
         for p in self.active:
             row = []
@@ -1120,19 +1121,11 @@ class _Tricks(_Budget):
         # suit's holdings of the active seats packed into one number, and every seat's
         # length in every suit (4 bits each); flip[s][c]: (suit, bit, length unit)
         ns = g.n_suits
-        fkey = (id(g), self.active)
-        flip = _FLIPS.get(fkey)
-        if flip is None or flip[0] is not g:
-            flip = {}
-            for i, s in enumerate(self.active):
-                row = flip[s] = {}
-                for c in range(g.n_cards):
-                    k = self.suit[c]
-                    row[c] = (k, 1 << (R * (n - 1 - i) + c - self.shifts[k]), 1 << (4 * (ns * n - 1 - (k * n + i))))
-            if len(_FLIPS) > 64:
-                _FLIPS.clear()
-            _FLIPS[fkey] = flip = (g, flip)
-        self.flip = flip = flip[1]
+        self.flip = flip = _per_game(_FLIPS, (id(g), self.active), g, lambda: {
+            s: {c: (self.suit[c], 1 << (R * (n - 1 - i) + c - self.shifts[self.suit[c]]),
+                    1 << (4 * (ns * n - 1 - (self.suit[c] * n + i))))
+                for c in range(g.n_cards)}
+            for i, s in enumerate(self.active)})
         self.packed = [0] * ns
         self.lens = 0
         for i, s in enumerate(self.active):
