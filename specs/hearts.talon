@@ -18,7 +18,7 @@ exchange:
 play:
   first-lead [RH-7]: the holder of the 2C leads it to the first trick
   follow-suit [RH-8]: must play a card of the suit led when able
-  no-points-first [RH-9]: may not play a card worth points to the first trick unless it holds nothing else
+  no-points-first [RH-9]: may not play a heart or the QS to the first trick unless it holds nothing else
   broken [RH-10]: let hearts broken = hearts played > 0
   no-heart-lead [RH-11]: when not hearts broken, may not lead a heart unless it holds nothing else
   trick-winner [RH-8]: the highest card of the suit led wins

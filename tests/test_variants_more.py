@@ -319,6 +319,40 @@ def test_a_card_of_a_number_rank_can_be_named_in_a_variant(tmp_path):
                                 {"A": 26, "B": -10, "C": 26, "D": 26}]
 
 
+def _first_trick_legal(spec, hands, seat):
+    """The legal plays of `seat` to the first trick of a hold deal (deal 4, dealer D)
+    with the given hands, after the seats before it have played their first cards."""
+    from talon_cards.api import Table
+    h = Table(spec, "ABCD").deal(dealer="D", hands={s: cs.split() for s, cs in hands.items()},
+                                 deal_number=4)
+    while h.turn != seat:
+        h.act(h.legal()[0])
+    return sorted(a.split()[2] for a in h.legal())
+
+
+CLUBS = "AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C 2C"
+
+
+@pytest.mark.parametrize("spec", ["hearts", "hearts-omnibus"])
+def test_RH_9_omnibus_the_jack_of_diamonds_is_no_point_card_on_the_first_trick(spec):
+    # RH-9 keeps hearts and the QS off the first trick; the house rule only makes the JD
+    # count -10 to its taker, so the JD is a card that is "neither" like any other.
+    # A holds every club and leads 2C; B, C and D are void in clubs.
+    # B: JD and spades: the JD may be played (it is no heart and not the QS).
+    hands = {"A": CLUBS, "B": "JD AS KS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S",
+             "C": "QS AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H",
+             "D": "2H AD KD QD 10D 9D 8D 7D 6D 5D 4D 3D 2D"}
+    assert _first_trick_legal(spec, hands, "B") == sorted(hands["B"].split())
+    # C: only hearts and the QS: any of them (RH-9 [decision]); D: not its 2H
+    assert _first_trick_legal(spec, hands, "C") == sorted(hands["C"].split())
+    assert _first_trick_legal(spec, hands, "D") == sorted(hands["D"].split()[1:])
+    # B: JD and twelve hearts: the JD is its only card that is neither, so it must play it
+    hands = {"A": CLUBS, "B": "JD AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H",
+             "C": "2H QS AS KS JS 10S 9S 8S 7S 6S 5S 4S 3S",
+             "D": "2S AD KD QD 10D 9D 8D 7D 6D 5D 4D 3D 2D"}
+    assert _first_trick_legal(spec, hands, "B") == ["JD"]
+
+
 def test_queen_of_spades_breaks_hearts():
     with pytest.raises(IllegalAction) as e:
         replay("hearts-queen-breaks", "hearts")
