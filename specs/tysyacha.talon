@@ -48,7 +48,7 @@ scoring:
   made [R1000-19]: the contract is made when points of declarer >= contract
   gain [R1000-11, R1000-19, R1000-20]: let gain = (-bid if abandoned else contract if made else -contract) if seat is declarer else (abandon-gain if abandoned else round(points, 5))
   on-barrel [R1000-22]: let on barrel = barrel > 0
-  leaves [R1000-22]: let leaves barrel = on barrel and seat is declarer and (gain < 0 or gain >= barrel-exit)
+  leaves [R1000-22]: let leaves barrel = on barrel and seat is declarer and (gain < 0 or barrel-score + gain >= goal)
   add-gain [R1000-21, R1000-22]: when not on barrel or leaves barrel, each seat scores gain
   bolt [R1000-23]: when not on barrel and gain = 0, each seat's bolts go up by 1
   third-bolt [R1000-23]: when bolts = bolts-allowed, each seat scores -bolt-penalty

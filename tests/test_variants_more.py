@@ -409,6 +409,27 @@ def test_tysyacha_900_barrel_and_no_bolts():
     assert not base["game_over"] and not var["game_over"]
 
 
+def test_R1000_22_tysyacha_900_any_made_contract_leaves_the_barrel_at_1000_or_more():
+    # R1000-22: on the barrel the score stays put only for a made contract that "stays
+    # below 1000"; with the barrel at 900 a made 110 reaches 1010, leaves it and wins
+    # (R1000-22 (i), R1000-24). At 880 the same 110 stays below 1000 (one under 120).
+    name = "tysyacha-900-barrel-exit"
+    rec = read_record_file(str(RECORDS / f"{name}.yaml"))[0]
+    base = replay(name, "tysyacha", rec)
+    var = replay(name, "tysyacha-900", rec)
+    assert deal_deltas(base) == [{"A": 10, "B": 60, "C": -100}, {"A": 0, "B": 0, "C": 110}]
+    assert base["scores"] == {"A": 880, "B": 360, "C": 410} and not base["game_over"]
+    assert deal_deltas(var) == [{"A": 30, "B": 60, "C": -100}, {"A": 110, "B": 0, "C": 110}]
+    assert var["scores"] == {"A": 1010, "B": 360, "C": 410}
+    assert var["game_over"] and var["winners"] == ["A"]
+    # a failed contract still leaves the barrel at 900 minus the contract (R1000-22 (ii))
+    failed = copy.deepcopy(rec)
+    failed["deals"][1]["actions"][7] = "A contract 250"
+    out = replay(name, "tysyacha-900", failed)
+    assert deal_deltas(out)[1] == {"A": -250, "B": 0, "C": 110}
+    assert out["scores"]["A"] == 650 and not out["game_over"]
+
+
 # ------------------------------------------------------------------ Sixty-six
 def test_no_last_trick_bonus():
     base = replay("sixty-six-no-last-trick", "sixty-six")["deals"][0]
