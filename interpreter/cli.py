@@ -898,7 +898,8 @@ def cmd_replay_each(args) -> int:
                 rep = replay_record(rec, base_dir=base_dir, where=where, spec_override=args.spec, game=game)
                 finished += rep.complete
             except IllegalAction as e:
-                failed.append({"record": k, "line": lineno, "error": f"{where}: {e}", **e.to_json()})
+                failed.append({"record": k, "line": lineno, "error": f"{getattr(e, 'where', where)}: {e}",
+                               **e.to_json()})
             except TalonError as e:
                 failed.append({"record": k, "line": lineno, "error": str(e)})
             except RecursionError:
@@ -959,10 +960,13 @@ def cmd_replay(args) -> int:
         rep = replay_record(rec, base_dir=str(Path(args.record).parent), where=args.record,
                             spec_override=args.spec)
     except IllegalAction as e:
+        # in a game record the index counts the actions of the deal that holds it
+        in_game = isinstance(rec, dict) and "deals" in rec
         if args.json:
-            print(json.dumps({"error": "illegal action", **e.to_json()}, indent=2))
+            deal = {"deal": getattr(e, "deal_index", 1)} if in_game else {}
+            print(json.dumps({"error": "illegal action", **deal, **e.to_json()}, indent=2))
         else:
-            _err(f"{args.record}: {e}")
+            _err(f"{getattr(e, 'where', args.record)}: {e}")
         return EXIT_INVALID
     except RecordError as e:
         if args.json:

@@ -487,6 +487,7 @@ def replay_record(rec: dict, base_dir: str = ".", where: str = "record", spec_ov
             apply_actions(deal, actions, names, seats)
         except IllegalAction as e:
             e.deal_index = k + 1
+            e.where = w              # the record, and the deal in a game record
             raise
         deals.append(deal)
         if not deal.is_terminal():

@@ -298,6 +298,25 @@ def test_illegal_action_reported(tmp_path, talon_cli, index, action, reason, leg
         assert data["legal"]
 
 
+def test_illegal_action_in_a_game_record_names_its_deal(talon_cli):
+    # docs/records.md: in a game record the index counts the actions of the deal that
+    # holds it, and replay's message says which deal (`deal K: action N`)
+    path = ROOT / "tests" / "records" / "hearts" / "illegal-give-wrong-direction.yaml"
+    exp = read_record_file(str(path))[0]["expect"]
+    k, n = exp["illegal_deal"], exp["illegal"]
+    assert k > 1
+    rc, out, err = talon_cli("replay", path)
+    assert rc == 1 and "Traceback" not in out + err
+    assert f"illegal-give-wrong-direction.yaml, deal {k}: action {n}: " in err
+    rc, out, err = talon_cli("replay", path, "--json")
+    data = json.loads(out)
+    assert rc == 1 and data["error"] == "illegal action"
+    assert data["deal"] == k and data["index"] == n
+    # a one-deal record names no deal
+    rc, out, err = talon_cli("replay", path.parent / "illegal-first-lead-not-2c.yaml", "--json")
+    assert rc == 1 and "deal" not in json.loads(out)
+
+
 def test_illegal_action_explains_follow_suit(tmp_path):
     with pytest.raises(IllegalAction) as e:
         replay_record(_illegal(made_record(), 9, "B play KS"))
