@@ -493,3 +493,15 @@ def test_a_record_names_a_spec_beside_it_by_name_as_extends_does(tmp_path, talon
     rc, out, err = talon_cli("replay", write(tmp_path, "abandon.yaml", rec))
     assert_one_line_error(rc, out, err, "no spec named `my-ruls`")
 
+
+@pytest.mark.parametrize("record, first_line", [
+    ("whist/rw-17-worked-example.yaml", "deal 1, dealer D: trumps hearts — played"),      # RW-5, RW-17
+    ("oh-hell/roh-18-worked-example.yaml", "deal 8, dealer D: trumps hearts — played"),   # ROH-6, ROH-18
+    ("hearts/rh-16-worked-example.yaml", "deal 11, dealer D: played"),
+    ("501/r501-24-failed.yaml", "deal 1, dealer C: A 100, trumps diamonds, won blind (doubled) — failed"),
+])
+def test_replay_headline_of_a_deal_without_a_declarer(talon_cli, record, first_line):
+    # a game with no auction used to print an empty headline: `deal 1, dealer D:  — played`
+    rc, out, err = talon_cli("replay", ROOT / "specs" / "examples" / record)
+    assert rc == 0, err
+    assert out.splitlines()[0] == first_line
