@@ -366,7 +366,8 @@ def _bundled_file(path: Path) -> bool:
 
 def record_spec(ref, base_dir: str, where: str) -> str:
     """The spec a record names, as `load` takes it: a bundled spec's name, or a file in
-    the record's folder (or below it). Never the working folder: the same record gives the
+    the record's folder (or below it), by its path or, like `extends`, by its name
+    without `.talon`. Never the working folder: the same record gives the
     same result wherever it is replayed from. A path that leaves the record's folder
     (absolute, `..`, or a symlink out of it) is refused unless it names a bundled spec."""
     from .spec import bundled_names
@@ -393,6 +394,10 @@ def _record_spec_file(ref: str, plain: bool, base_dir: str, where: str) -> str:
     from .spec import bundled_names
     base = Path(base_dir)
     cand = Path(ref) if Path(ref).is_absolute() else base / ref
+    if plain and not cand.exists() and (base / f"{ref}.talon").is_file():
+        # a spec named as `extends` names one: the file NAME.talon beside the record
+        ref = f"{ref}.talon"
+        cand = base / ref
     if _bundled_file(cand):
         return str(Path(os.path.realpath(cand)))
     real, home = os.path.realpath(cand), os.path.realpath(base)
@@ -568,7 +573,8 @@ def apply_actions(deal: Deal, actions: list, names: dict, seats: list, start_ind
     g = deal.game
     for i, text in enumerate(actions, start=start_index + 1):
         if not isinstance(text, str):
-            raise IllegalAction(i, _show(text), "an action is a string such as `A bid 80`", [])
+            raise IllegalAction(i, _show(text), "an action is a string such as `A bid 80`",
+                                _legal_strings(deal, seats))
         words = text.split()
         if not words or words[0] not in names:
             raise IllegalAction(i, text, f"an action starts with a seat ({', '.join(seats)})",

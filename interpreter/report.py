@@ -15,7 +15,8 @@ def table(headers, rows) -> str:
 
 def deal_headline(d: dict) -> str:
     """`A 100, trumps spades, won blind (doubled) — failed` for a deal summary
-    (``records.deal_summary``)."""
+    (``records.deal_summary``); `trumps hearts — played` where no auction makes a
+    declarer, `played` where there are no trumps either."""
     if d["result"] == "annulled":
         if d.get("unpartnered"):
             return f"annulled ({d['unpartnered']} found no partner)"
@@ -27,7 +28,9 @@ def deal_headline(d: dict) -> str:
             head += f", trumps {d['trumps']}"
         if d.get("blind"):
             head += ", won blind (doubled)"
-    return f"{head} — {d['result']}"
+    elif d.get("trumps") not in (None, "none"):    # no declarer: the turned card's suit
+        head = f"trumps {d['trumps']}"
+    return f"{head} — {d['result']}" if head else d["result"]
 
 
 def deal_table(d: dict, seats: list, by_points: bool, label=None) -> str:

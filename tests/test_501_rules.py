@@ -705,6 +705,17 @@ def test_R501_18_marriage_needs_king_and_queen_in_hand(table):
     assert not t.can(d, "A play JH marriage")
 
 
+def test_R501_18_marriage_is_announced_with_its_king_or_queen_and_says_so(table):
+    # A holds KH QH: leading JH "with a marriage" was refused as "that card may not be
+    # played now", though JH may be led; the reason is that JH is not a card of the pair
+    t, d = _deal(table, DEAL_BW)
+    t.act(d, *BW_CONTRACT)
+    assert t.can(d, "A play JH") and not t.can(d, "A play JH marriage")
+    seat, a = t.parse(d, "A play JH marriage")
+    reason = d.why_not(a, seat)[0]
+    assert "JH is not a card of the marriage" in reason and "KH or QH" in reason
+
+
 def test_R501_18_marriage_worth_40_in_trumps(table):
     t, d = _deal(table)
     t.act(d, "A bid 66", "B pass", "C pass", *(a.format(66) for a in S_EXCHANGE),

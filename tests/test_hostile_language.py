@@ -331,3 +331,28 @@ def test_a_value_set_to_the_wrong_shape_is_reported_at_the_variants_line(tmp_pat
     err = _the_one_error(tmp_path, f'variant v "v"\nextends {base}\n\ntables:\n  {edit}\n', 5)
     assert words in err.message
     assert err.hint.startswith("set one number")
+
+
+@pytest.mark.parametrize("contract, rules", [
+    ("abundance-in-trumps", ["royal-overcall"]),        # house rule 11 written as one line
+    ("abundance", ["royal-overcall"]),
+    ("prop", ["prop-opens", "cop-accepts", "second-chance"]),
+])
+def test_a_contract_taken_off_the_ladder_that_a_base_rule_names_is_reported_at_the_variants_line(
+        tmp_path, contract, rules):
+    # it was reported in solo-whist.talon, a file the player did not write, with a hint
+    # that suggested editing it (`did you mean abundance?`)
+    p = tmp_path / "v.talon"
+    p.write_text(f'variant v "v"\nextends solo-whist\n\ntables:\n  remove ladder {contract}\n')
+    out = Collector()
+    assert check(str(p), out) is None
+    assert [e.location.path for e in out.errors] == [str(p)] * len(rules)
+    assert {e.location.line for e in out.errors} == {5}
+    for err, rule in zip(out.errors, rules):
+        assert err.message.startswith(f"`{contract}` is taken off the ladder here, but the rule `{rule}` "
+                                      "of solo-whist names it (solo-whist.talon:")
+        assert f"`remove {rule}`" in err.hint
+    # removing the rule too (as solo-whist-no-royal does) is valid
+    if rules == ["royal-overcall"]:
+        p.write_text(p.read_text() + "\nauction:\n  remove royal-overcall\n")
+        assert check(str(p), Collector()) is not None

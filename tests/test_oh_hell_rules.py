@@ -696,6 +696,19 @@ def test_ROH_17_deal_number_fixes_the_hand_size():
         _replay(rec)
 
 
+def test_ROH_17_a_hand_of_the_wrong_size_says_which_deal_and_points_at_deal_number():
+    # the ROH-18 hands (h = 3) written without `deal_number`: the record is deal 1 (h = 10);
+    # the message used to say only "A holds 3 cards; the deal gives 10"
+    rec = _ex_record()
+    del rec["deal_number"]
+    with pytest.raises(RecordError) as e:
+        _replay(rec)
+    assert "A holds 3 cards; deal 1 of the game gives 10" in str(e.value)
+    assert "`deal_number`" in str(e.value)
+    with pytest.raises(RecordError, match="A holds 3 cards; deal 7 of the game gives 4"):
+        _replay(_ex_record(deal_number=7))
+
+
 def test_ROH_17_scores_default_to_zero():
     rec = _ex_record()
     del rec["scores"]

@@ -475,3 +475,52 @@ def test_expect_is_checked_under_the_records_own_spec_only(talon_cli, tmp_path):
     p = write(tmp_path, "wrong.yaml", rec)
     rc, out, err = talon_cli("replay", p)
     assert rc == 1 and "does not hold" in err
+
+
+@pytest.mark.parametrize("action", [5, {"A": "bid 80"}, ["A", "bid", "80"]])
+def test_an_action_that_is_not_a_string_still_lists_what_is_legal(tmp_path, talon_cli, action):
+    # docs/records.md: an illegal action is reported with "what was legal instead"; an
+    # action written as a number or a mapping is no exception
+    rec = made_record()
+    rec["actions"] = [action]
+    rc, out, err = talon_cli("replay", write(tmp_path, "notext.yaml", rec), "--json")
+    assert rc == 1 and "Traceback" not in out + err
+    data = json.loads(out)
+    assert data["index"] == 1 and "string" in data["reason"]
+    assert "A pass" in data["legal"] and "A bid 66…280" in data["legal"]
+    rc, out, err = talon_cli("replay", write(tmp_path, "notext.yaml", rec))
+    assert rc == 1 and "legal instead: A pass" in err and "(none)" not in err
+
+
+def test_a_record_names_a_spec_beside_it_by_name_as_extends_does(tmp_path, talon_cli):
+    # `spec: my-rules` reads my-rules.talon beside the record, the way `extends my-rules`
+    # reads it beside a variant (the message used to say there was no such file)
+    (tmp_path / "my-rules.talon").write_text(
+        'variant my-rules "501, abandoning costs 30"\nextends 501\n\n'
+        "tables:\n  set values abandon-penalty to 30\n", encoding="utf-8")
+    rec = made_record()
+    del rec["expect"]
+    rec["spec"] = "my-rules"
+    rec["actions"] = ["A bid 80 blind", "B pass", "C pass", "A abandon"]
+    data = replay_json(talon_cli, write(tmp_path, "abandon.yaml", rec))
+    assert data["spec"] == "my-rules"
+    assert data["deltas"] == {"A": 160, "B": -30, "C": -30}
+    rec["spec"] = "501"                 # a bundled name comes first
+    (tmp_path / "501.talon").write_text((tmp_path / "my-rules.talon").read_text(), encoding="utf-8")
+    assert replay_json(talon_cli, write(tmp_path, "abandon.yaml", rec))["deltas"] == {"A": 160, "B": -25, "C": -25}
+    rec["spec"] = "my-ruls"
+    rc, out, err = talon_cli("replay", write(tmp_path, "abandon.yaml", rec))
+    assert_one_line_error(rc, out, err, "no spec named `my-ruls`")
+
+
+@pytest.mark.parametrize("record, first_line", [
+    ("whist/rw-17-worked-example.yaml", "deal 1, dealer D: trumps hearts — played"),      # RW-5, RW-17
+    ("oh-hell/roh-18-worked-example.yaml", "deal 8, dealer D: trumps hearts — played"),   # ROH-6, ROH-18
+    ("hearts/rh-16-worked-example.yaml", "deal 11, dealer D: played"),
+    ("501/r501-24-failed.yaml", "deal 1, dealer C: A 100, trumps diamonds, won blind (doubled) — failed"),
+])
+def test_replay_headline_of_a_deal_without_a_declarer(talon_cli, record, first_line):
+    # a game with no auction used to print an empty headline: `deal 1, dealer D:  — played`
+    rc, out, err = talon_cli("replay", ROOT / "specs" / "examples" / record)
+    assert rc == 0, err
+    assert out.splitlines()[0] == first_line

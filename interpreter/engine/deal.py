@@ -353,7 +353,13 @@ class Deal:
             if cards is None:
                 raise ValueError(f"seat {s} is active but has no hand")
             if len(cards) != want:
-                raise ValueError(f"seat {s} holds {len(cards)} cards; the deal gives {want}")
+                held = f"{len(cards)} card{'' if len(cards) == 1 else 's'}"
+                if any(not isinstance(st.rounds, int) for st in g.deal_steps):
+                    # the hand size follows the deal's number (a record's `deal_number`)
+                    raise ValueError(f"seat {s} holds {held}; deal {self.deal_number} of the game gives "
+                                     f"{want} (the hand size changes from deal to deal: a record gives "
+                                     f"the deal's `deal_number`, default 1)")
+                raise ValueError(f"seat {s} holds {held}; the deal gives {want}")
         for s, cards in hands.items():
             if s not in self.pos:
                 if not cards:          # an empty hand for the seat sitting out is harmless

@@ -151,6 +151,10 @@ class Play:
                 if d.trick:
                     return f"a {m.name} is announced only when leading", g.rules_of_kind("meld", m.name)
                 mask = next(mk for mk, acts, i, suit in g.meld_leads if i == mi and suit == g.card_suit[card])
+                if not mask >> card & 1:
+                    cards = " or ".join(g.card_names[x] for x in range(g.n_cards) if mask >> x & 1)
+                    return (f"{g.card_names[card]} is not a card of the {m.name}: it is announced by leading "
+                            f"one of its cards ({cards})"), g.rules_of_kind("meld", m.name)
                 if hand & mask != mask:
                     return f"{{seat{s}}} does not hold the {m.name} of that suit", g.rules_of_kind("meld", m.name)
                 if m.announce_when is not None and not m.announce_when(d, Env(s, g.card_suit[card])):

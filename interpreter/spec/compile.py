@@ -4,6 +4,7 @@ compiled, immutable ``Game``. Every rule is compiled by its own kind's unit
 fit together. Every problem found is collected with its file, line and column."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ..errors import Collector, Location, SpecError, did_you_mean
@@ -218,8 +219,9 @@ def _compile(m: Merged, out: Collector) -> Game | None:
                   "name a folder beside the spec or below it, without `..` or an absolute path")
     # rules of the players section first (seat counts), then the rest in order,
     # meld modifiers once every meld is defined
+    orphans = _rules_naming_removed_rows(m, out)
     first = [it for it in m.items if it.body.kind in ("seats", "partners", "counter")]
-    rest = [it for it in m.items if it not in first]
+    rest = [it for it in m.items if it not in first and it not in orphans]
     deferred = [it for it in rest if getattr(KINDS[it.body.kind], "deferred", False)]
     for it in first + [x for x in rest if x not in deferred] + deferred:
         if it.body.kind == "let" and it.section not in ("scoring",) and it in deferred:
@@ -273,6 +275,27 @@ def _compile(m: Merged, out: Collector) -> Game | None:
     if out.errors:
         return None
     return game
+
+
+def _rules_naming_removed_rows(m: Merged, out: Collector) -> list:
+    """A variant that takes a row off a table (`remove ladder NAME`) while a rule of its
+    base still names that row: the mistake is the variant's, so it is said at the
+    variant's line, naming the base's rule and what to do, and that rule is not compiled
+    (its errors would point into a base file the user did not write)."""
+    orphans = []
+    for (table, name), loc in getattr(m, "removed_rows", {}).items():
+        word = re.compile(r"(?<![A-Za-z0-9_-])" + re.escape(str(name)) + r"(?![A-Za-z0-9_-])")
+        for it in m.items:
+            if it.loc.path == loc.path or not word.search(it.text or ""):
+                continue
+            where = f"{Path(it.loc.path).name}:{it.loc.line}"
+            out.error(loc, f"`{name}` is taken off the {table} here, but the rule `{it.name}` of "
+                      f"{Path(it.loc.path).stem} names it ({where}: {it.text})",
+                      f"remove that rule too (under `{it.section}:`, `remove {it.name}`), or replace it "
+                      f"with a wording that does not name `{name}`")
+            if it not in orphans:
+                orphans.append(it)
+    return orphans
 
 
 def _static_hand(by_kind):

@@ -23,6 +23,7 @@ class Merged:
         self.tables: dict | None = None
         self.positions = Positions()
         self.edits: dict = {}         # a table entry's keys -> the variant line that set it
+        self.removed_rows: dict = {}  # (table, row name) -> the variant line that removed it
         self.files: list = []         # SpecFiles, base first
         self.head: SpecFile | None = None
 
@@ -252,6 +253,7 @@ def _table_edit(m: Merged, it: Item, base_name: str, out: Collector):
                 if isinstance(r, dict) and r.get("name") == last:
                     del node[i]
                     _drop_row(m.positions, tuple(at[:-1]), i)
+                    m.removed_rows[(keys[0], last)] = it.loc
                     return
             out.error(it.loc, f"{where} has no `{last}` in `{'.'.join(keys[:-1])}`",
                       did_you_mean(last, [r.get("name") for r in node if isinstance(r, dict)]))
