@@ -978,6 +978,7 @@ def _plain_follow_only(g) -> bool:
             and not g.narrows[0].first and not g.narrows[0].void)
 
 
+_PTT_LIMIT = 1 << 21     # entries of the partition search's table before it starts again
 _SQUEEZE: dict = {}
 _FLIPS: dict = {}       # (game, active seats) -> the partition search's per-card updates
 _ORDS: dict = {}        # (game, trumps) -> the move ordering's per-card numbers
@@ -1085,7 +1086,9 @@ class _Tricks(_Budget):
         n = len(self.active)
         self.full = (1 << R) - 1
         self.tops = [sum(((1 << r) - 1) << (R * i) for i in range(n)) for r in range(R + 1)]
-        self.ptt = {}
+        self.ptt = {}          # (leader, suit lengths) -> {ranks relied on: (rs, masks, {holders: [lo, hi, move]})}
+        self.ptt_move = {}     # (leader, suit lengths) -> the best move stored last
+        self.ptt_size = 0
         in_play = 0
         for h in d.hands:
             in_play |= h
@@ -1199,17 +1202,52 @@ class _Tricks(_Budget):
                     # a partner wins: the lowest first (discards: the lowest card)
                     cards.sort(key=o.__getitem__)
             elif self.partner_after[s][len(trick)] and self.led != self.trumps:
-                # second hand low: the lowest first, then the cheapest winner
+                # second hand low: the lowest first, then the cheapest winner;
+                # but a card no opponent after this seat can beat first
                 cards.sort(key=o.__getitem__)
+                top = self._beat_after(s)[0]
+                for i, c in enumerate(cards):
+                    if o[c] > top and o[c] > o[self.win_card]:
+                        if i:
+                            cards.insert(0, cards.pop(i))
+                        break
             else:                                      # the cheapest winner, then the lowest
                 w = o[self.win_card] | self.rank_bits
                 cards.sort(key=lambda c: o[c] + self.big if o[c] <= w else o[c])
+                if len(trick) < self.n_active - 1 and cards and o[cards[0]] > w:
+                    top = self._beat_after(s)[0]
+                    if o[cards[0]] <= top:
+                        for i, c in enumerate(cards):
+                            if o[c] > top and o[c] > w:
+                                cards.insert(0, cards.pop(i))
+                                break
         else:
             cards = self._lead_order(s, cards)
         if first is not None and first in cards and cards[0] != first:
             cards.remove(first)
             cards.insert(0, first)
         return cards
+
+    def _beat_after(self, s: int):
+        """(the highest ordering number (``ord_of``) of a card an opponent of `s`
+        still to play to the trick could play, the same for its partners; -1 for
+        none)."""
+        o = self.ord_of[self.led]
+        mine = s in self.side
+        nxt = s
+        SM = self.suit_mask
+        best = mate = -1
+        for _ in range(self.n_active - 1 - len(self.trick)):
+            nxt = self.next_seat[nxt]
+            h = self.hands[nxt]
+            pool = h & SM[self.led] or h
+            top = max(o[c] for c in bits(pool))
+            if (nxt in self.side) == mine:
+                if top > mate:
+                    mate = top
+            elif top > best:
+                best = top
+        return best, mate
 
     def _beatable(self, s: int) -> bool:
         """An opponent of `s` still to play to the trick holds a card that beats the
@@ -1255,6 +1293,8 @@ class _Tricks(_Budget):
             opp_ruff = k != trumps and any(not hands[o] & sm and hands[o] & tm for o in opps)
             if opp_ruff:
                 g = 4
+            elif k == trumps and not any(hands[p] & top for p in team) and not hands[s] & top:
+                g = 3.5                     # a trump lead into the other side's top trump
             elif hands[s] & top:
                 g = 0
             elif any(hands[p] & top for p in team) or (
@@ -1695,25 +1735,24 @@ class _Tricks(_Budget):
             lo, hi = 0, left
             lo_rs = hi_rs = None
             lo_rel = hi_rel = 0
-            entries = self.ptt.get(node)
-            if entries:
-                for e in entries:
-                    masks, pats = e[1], e[2]
-                    for k in range(len(q)):
-                        if q[k] & masks[k] != pats[k]:
-                            break
-                    else:
-                        if e[3] > lo:
-                            lo, lo_rs = e[3], e[0]
-                        if e[4] < hi:
-                            hi, hi_rs = e[4], e[0]
-                        if e[5] is not None and hands[s] >> e[5] & 1:
-                            first = e[5]
+            groups = self.ptt.get(node)
+            if groups:
+                # one table per set of ranks relied on (`rs`: how many of each
+                # suit's top cards), keyed by who holds those cards
+                for rs, masks, table in groups.values():
+                    e = table.get((q[0] & masks[0], q[1] & masks[1], q[2] & masks[2], q[3] & masks[3])
+                                  if len(q) == 4 else tuple(x & m for x, m in zip(q, masks)))
+                    if e is not None:
+                        if e[0] > lo:
+                            lo, lo_rs = e[0], rs
+                        if e[1] < hi:
+                            hi, hi_rs = e[1], rs
+                        if e[2] is not None and hands[s] >> e[2] & 1:
+                            first = e[2]
                 if first is None:
-                    for e in reversed(entries):
-                        if e[5] is not None and hands[s] >> e[5] & 1:
-                            first = e[5]
-                            break
+                    m = self.ptt_move.get(node)
+                    if m is not None and hands[s] >> m & 1:
+                        first = m
                 if lo >= beta or hi <= alpha or lo == hi:
                     rel = 0
                     if (lo >= beta or lo == hi) and lo_rs is not None:
@@ -1885,18 +1924,32 @@ class _Tricks(_Budget):
             lo, hi = best, INF
         else:
             lo = hi = best
-        masks, pats = tuple(masks), tuple(pats)
-        entries = self.ptt.setdefault(node, [])
-        for e in entries:
-            if e[1] == masks and e[2] == pats:
-                e[3] = max(e[3], lo)
-                e[4] = min(e[4], hi)
-                if move is not None:
-                    e[5] = move
-                return
-        entries.append([tuple(rs), masks, pats, lo, hi, move])
-        if len(entries) > 24:
-            del entries[0]
+        rs = tuple(rs)
+        groups = self.ptt.get(node)
+        if groups is None:
+            groups = self.ptt[node] = {}
+        group = groups.get(rs)
+        if group is None:
+            group = groups[rs] = (rs, tuple(masks), {})
+        table = group[2]
+        pats = tuple(pats)
+        e = table.get(pats)
+        if e is None:
+            table[pats] = [lo, hi, move]
+            self.ptt_size += 1
+            if self.ptt_size > _PTT_LIMIT:
+                # a search too big to remember: start the table again
+                self.ptt.clear()
+                self.ptt_size = 0
+        else:
+            if lo > e[0]:
+                e[0] = lo
+            if hi < e[1]:
+                e[1] = hi
+            if move is not None:
+                e[2] = move
+        if move is not None:
+            self.ptt_move[node] = move
 
     # ------------------------------------------------------------ the root
     def _value(self, future: int) -> int:
