@@ -1080,6 +1080,7 @@ class _Tricks(_Budget):
         self.relative = self.special == 0
         self.quick = _plain_follow_only(g)
         self.no_trumps = d.trumps < 0 or not g.trick_trumps
+        self.trump_mask = 0 if self.no_trumps else g.suit_mask[d.trumps]
         # partition search where only following suit narrows the cards played
         self.ps = self.quick and self.relative
         R = self.R
@@ -1139,6 +1140,10 @@ class _Tricks(_Budget):
 
     # ------------------------------------------------------------ moves
     def _allowed(self, s: int) -> int:
+        if self.quick:
+            # following suit is the only rule
+            h = self.hands[s]
+            return h & self.suit_mask[self.led] or h if self.trick else h
         if self.trick:
             return self.follow(self.rs, self.hands[s], self.led, self.trumps, self.win_card)
         return self.lead(self.rs, self.hands[s])
@@ -1228,6 +1233,13 @@ class _Tricks(_Budget):
             cards.insert(0, first)
         return cards
 
+    def _top_play(self, h: int) -> int:
+        """The strongest card a hand could play to the trick as it stands, under
+        following suit (the highest of the suit led, else the highest trump, else any
+        card: a discard beats nothing)."""
+        pool = h & self.suit_mask[self.led] or h & self.trump_mask or h
+        return (pool & -pool).bit_length() - 1
+
     def _beat_after(self, s: int):
         """(the highest ordering number (``ord_of``) of a card an opponent of `s`
         still to play to the trick could play, the same for its partners; -1 for
@@ -1235,13 +1247,13 @@ class _Tricks(_Budget):
         o = self.ord_of[self.led]
         mine = s in self.side
         nxt = s
-        SM = self.suit_mask
         best = mate = -1
         for _ in range(self.n_active - 1 - len(self.trick)):
             nxt = self.next_seat[nxt]
             h = self.hands[nxt]
-            pool = h & SM[self.led] or h
-            top = max(o[c] for c in bits(pool))
+            if not h:
+                continue
+            top = o[self._top_play(h)]
             if (nxt in self.side) == mine:
                 if top > mate:
                     mate = top
@@ -1256,16 +1268,13 @@ class _Tricks(_Budget):
         wk = keys[self.win_card]
         mine = s in self.side
         nxt = s
-        SM = self.suit_mask
         for _ in range(self.n_active - 1 - len(self.trick)):
             nxt = self.next_seat[nxt]
             if (nxt in self.side) == mine:
                 continue
             h = self.hands[nxt]
-            pool = h & SM[self.led] or h
-            for c in bits(pool):
-                if keys[c] > wk:
-                    return True
+            if h and keys[self._top_play(h)] > wk:
+                return True
         return False
 
     def _lead_order(self, s: int, cards: list) -> list:
@@ -1739,7 +1748,8 @@ class _Tricks(_Budget):
             if groups:
                 # one table per set of ranks relied on (`rs`: how many of each
                 # suit's top cards), keyed by who holds those cards
-                for rs, masks, table in groups.values():
+                # the set that answered last is asked first (kept at the end)
+                for rs, masks, table in reversed(groups.values()):
                     e = table.get((q[0] & masks[0], q[1] & masks[1], q[2] & masks[2], q[3] & masks[3])
                                   if len(q) == 4 else tuple(x & m for x, m in zip(q, masks)))
                     if e is not None:
@@ -1749,6 +1759,9 @@ class _Tricks(_Budget):
                             hi, hi_rs = e[1], rs
                         if e[2] is not None and hands[s] >> e[2] & 1:
                             first = e[2]
+                        if lo >= beta or hi <= alpha:
+                            groups[rs] = groups.pop(rs)
+                            break
                 if first is None:
                     m = self.ptt_move.get(node)
                     if m is not None and hands[s] >> m & 1:
@@ -1829,11 +1842,13 @@ class _Tricks(_Budget):
             else:
                 w, wc = self.win_seat, self.win_card
                 won = 1 if w in side else 0
-                ws = suit[wc]
-                by_rank = sum(1 for _, x in trick if suit[x] == ws) > 1
-                gone = self.gone
+                tm = 0
                 for _, x in trick:
-                    self.gone |= 1 << x
+                    tm |= 1 << x
+                ws = tm & SM[suit[wc]]
+                by_rank = ws & (ws - 1)         # another card of the winning suit
+                gone = self.gone
+                self.gone = gone | tm
                 self.trick = []
                 self.turn = w
                 v, r = self._search_ps(alpha - won, beta - won)
