@@ -1028,6 +1028,15 @@ def _squeeze(packed: int, n: int, R: int) -> int:
     return out
 
 
+def _winners_first(cards: list, o, w: int) -> list:
+    """Cards sorted by `o`, turned so that those above `w` (the cheapest first) come
+    before the others (the lowest first)."""
+    for i, c in enumerate(cards):
+        if o[c] > w:
+            return cards[i:] + cards[:i] if i else cards
+    return cards
+
+
 def _top(m: int, r: int) -> int:
     """The `r` lowest set bits of `m` (the `r` highest cards of a suit)."""
     out = 0
@@ -1196,39 +1205,39 @@ class _Tricks(_Budget):
             # one number a card orders by within the trick: its trick key, then low
             # rank first (the lowest of equal keys, say discards, first)
             o = self.ord_of[self.led]
-            mine = s in self.side
-            if (self.win_seat in self.side) == mine:
-                if self._beatable(s):
-                    # a partner wins, but an opponent after this seat may beat it:
-                    # third hand high, the cheapest card that beats the winner first
-                    w = o[self.win_card] | self.rank_bits
-                    cards.sort(key=lambda c: o[c] + self.big if o[c] <= w else o[c])
-                else:
-                    # a partner wins: the lowest first (discards: the lowest card)
-                    cards.sort(key=o.__getitem__)
-            elif self.partner_after[s][len(trick)] and self.led != self.trumps:
-                # second hand low: the lowest first, then the cheapest winner;
-                # but a card no opponent after this seat can beat first
-                cards.sort(key=o.__getitem__)
-                top = self._beat_after(s)[0]
-                for i, c in enumerate(cards):
-                    if o[c] > top and o[c] > o[self.win_card]:
-                        if i:
-                            cards.insert(0, cards.pop(i))
-                        break
-            else:                                      # the cheapest winner, then the lowest
-                w = o[self.win_card] | self.rank_bits
-                cards.sort(key=lambda c: o[c] + self.big if o[c] <= w else o[c])
-                if len(trick) < self.n_active - 1 and cards and o[cards[0]] > w:
+            cards.sort(key=o.__getitem__)
+            if len(cards) > 1:
+                side = self.side
+                mine = s in side
+                ow = o[self.win_card]
+                w = ow | self.rank_bits           # a card above this beats the winner
+                if (self.win_seat in side) == mine:
+                    if self._beatable(s):
+                        # a partner wins, but an opponent after this seat may beat it:
+                        # third hand high, the cheapest card that beats the winner first
+                        cards = _winners_first(cards, o, w)
+                    # else a partner wins: the lowest first (discards: the lowest card)
+                elif self.partner_after[s][len(trick)] and self.led != self.trumps:
+                    # second hand low: the lowest first, then the cheapest winner;
+                    # but a card no opponent after this seat can beat first
                     top = self._beat_after(s)[0]
-                    if o[cards[0]] <= top:
-                        for i, c in enumerate(cards):
-                            if o[c] > top and o[c] > w:
+                    for i, c in enumerate(cards):
+                        if o[c] > top and o[c] > ow:
+                            if i:
                                 cards.insert(0, cards.pop(i))
-                                break
+                            break
+                else:                                      # the cheapest winner, then the lowest
+                    cards = _winners_first(cards, o, w)
+                    if len(trick) < self.n_active - 1 and o[cards[0]] > w:
+                        top = self._beat_after(s)[0]
+                        if o[cards[0]] <= top:
+                            for i, c in enumerate(cards):
+                                if o[c] > top and o[c] > w:
+                                    cards.insert(0, cards.pop(i))
+                                    break
         else:
             cards = self._lead_order(s, cards)
-        if first is not None and first in cards and cards[0] != first:
+        if first is not None and cards and cards[0] != first and first in cards:
             cards.remove(first)
             cards.insert(0, first)
         return cards
@@ -1779,7 +1788,7 @@ class _Tricks(_Budget):
                     lo, lo_rs, lo_rel = qt, None, qrel
             elif left - qt < hi:
                 hi, hi_rs, hi_rel = left - qt, None, qrel
-            if self.trumps >= 0 and not self.no_trumps:
+            if self.trump_mask and lo < beta and hi > alpha:
                 # the top trumps of one hand each take a trick, whoever leads
                 holder, run, cards = self._top_trumps()
                 if run:
