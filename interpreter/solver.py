@@ -54,12 +54,15 @@ The trick search (``_Tricks``)
     ranks: cards already played do not tell them apart), quick tricks and the trumps
     of a side above all of the other side's bounding a position before it is
     searched, and, where following suit is the only rule, partition search (a bound
-    holds for every position agreeing on the cards it relied on). Moves are tried in
-    the order a card player would think of them: leads from a suit whose top card
-    the leader holds, then towards a partner's top card or ruff, then from a
-    sequence under the other side's top card, last into the other side's ruff;
-    second hand low, third hand high when an opponent after it can beat the
-    partner's card, the cheapest winner last to play, the lowest discard. A
+    holds for every position agreeing on the cards it relied on; every bound proved is
+    kept, one dictionary per set of ranks relied on). Moves are tried in the order a
+    card player would think of them: leads from a suit whose top card the leader
+    holds, then towards a partner's top card or ruff, then from a sequence under the
+    other side's top card, after those a trump while a partner could ruff a side
+    suit, or into the other side's top trump, last into the other side's ruff; second hand low unless it holds a card no opponent
+    after it can beat, third hand high when an opponent after it can beat the
+    partner's card, the cheapest winner last to play (earlier in the trick the
+    cheapest card no later opponent can beat), the lowest discard. A
     concession is left out there only when scoring shows it never does better than
     playing on. ``Solver.tricks`` counts the side's tricks after each action exactly,
     to tell apart actions of equal result.
@@ -1290,8 +1293,10 @@ class _Tricks(_Budget):
         """Leads, likeliest best first: a suit whose highest card in play the leader
         holds (its top card), then one whose highest card a partner holds or a partner
         can trump (low), then suits the other side holds the top of (from a sequence
-        under the top the highest, else low), last suits the other side can trump.
-        Within a group the suit the others hold fewest cards of comes first."""
+        under the top the highest, else low), then trumps while a partner could trump
+        a side suit, then trumps into the other side's top trump, last suits the other
+        side can trump. Within a group the suit the others hold fewest cards of comes
+        first."""
         hands = self.hands
         in_play = ~self.gone
         SM = self.suit_mask
@@ -1322,6 +1327,9 @@ class _Tricks(_Budget):
                 second = live ^ top
                 second &= -second
                 g = 2 if hands[s] & second else 3
+            if k == trumps and g <= 1 and any(
+                    not hands[p] & SM[j] and hands[p] & tm for p in team for j in range(len(SM)) if j != trumps):
+                g = 3.2                     # a partner's trumps kept for its ruffs
             grade[k] = (g, opp_len)
 
         def key(c):
