@@ -1021,10 +1021,10 @@ def render_replay(rep, d: dict) -> str:
             out.append("game not over")
     else:
         out.append(f"the deal is in progress ({d['phase']}); {d['turn']} to act")
-        from .records import compress_numbers
+        from .records import compress_numbers, higher_legal
         last = rep.deals[-1]
         legal = compress_numbers([last.action_to_string(a, last.turn, rep.seats).split(" ", 1)[1]
-                                  for a in last.legal_actions()])
+                                  for a in last.legal_actions()], higher_legal(last, rep.seats, last.turn))
         more = f", … ({len(legal) - 30} more)" if len(legal) > 30 else ""
         out.append("legal: " + ", ".join(legal[:30]) + more)
     return "\n".join(out)

@@ -601,14 +601,41 @@ def _legal_strings(deal: Deal, seats) -> list:
     for s in deal.active:
         if s != deal.turn:
             out += [deal.action_to_string(a, s, seats) for a in deal.free_actions(s)]
-    return compress_numbers(out)
+    return compress_numbers(out, higher_legal(deal, seats))
 
 
-def compress_numbers(actions: list) -> list:
-    """Collapse runs such as `A bid 66`, `A bid 67` … `A bid 280` into `A bid 66…280`
-    (numbers have no upper limit; the listed range is only what agents consider). A run
-    with a step other than 1 (bids in fives, say) says its step:
-    `B bid 105…400 (in steps of 5)`; two numbers alone are listed as they are."""
+def higher_legal(deal: Deal, seats, seat=None):
+    """For ``compress_numbers``: whether an action like the one written `head N tail`
+    is legal with a number above N (bids and contracts have no upper limit where the
+    spec sets none, though only so many are listed). `seat`: the seat acting, when the
+    texts do not name it."""
+    names = {n: i for i, n in enumerate(seats)}
+
+    def more(head: str, n: int, tail: str) -> bool:
+        words = head.split()
+        who = seat
+        if seat is None:
+            if not words or words[0] not in names:
+                return False
+            who, words = names[words[0]], words[1:]
+        for k in range(n + 1, n + 21):
+            try:
+                a = deal.parse_action(words + [str(k)] + tail.split(), names)
+            except ValueError:
+                continue
+            if deal.is_legal(a, who):
+                return True
+        return False
+    return more
+
+
+def compress_numbers(actions: list, more=None) -> list:
+    """Collapse runs such as `A bid 66`, `A bid 67` … `A bid 280` into `A bid 66…280`.
+    A run with a step other than 1 (bids in fives, say) says its step:
+    `B bid 105…400 (in steps of 5)`; two numbers alone are listed as they are. With
+    `more(head, N, tail)` telling whether a higher number than the run's last is legal
+    too (numbers without an upper limit are only listed so far), such a run is written
+    `A bid 66 (or more)`, as ``talon play`` writes it."""
     out, runs = [], {}
     for text in actions:
         words = text.split()
@@ -630,6 +657,10 @@ def compress_numbers(actions: list) -> list:
             result.append(item)
             continue
         (head, tail), lo, hi, step, count = item
+        if more is not None and more(head, hi, tail):
+            steps = f", in steps of {step}" if count > 1 and step != 1 else ""
+            result.append(" ".join(x for x in (head, str(lo), tail) if x) + f" (or more{steps})")
+            continue
         if count == 2 and step != 1:
             nums = [str(lo), str(hi)]
         elif count == 1:

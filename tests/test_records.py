@@ -436,8 +436,9 @@ def test_R501_2_an_empty_hand_for_the_seat_sitting_out_is_accepted():
 
 def test_a_deal_in_progress_lists_what_is_legal_as_runs(talon_cli, tmp_path):
     """A record stopped in the auction: the text names whose turn it is and lists the
-    legal actions with runs of bids written first…last (every legal bid, not a list
-    cut short), and the JSON keeps the plain list."""
+    legal actions with runs of bids (every legal bid, not a list cut short: 501's bids
+    have no upper limit, so the run is the lowest bid and 'or more'), and the JSON keeps
+    the plain list."""
     rec = made_record()
     rec["actions"] = rec["actions"][:1]
     rec.pop("expect", None)
@@ -446,9 +447,11 @@ def test_a_deal_in_progress_lists_what_is_legal_as_runs(talon_cli, tmp_path):
     assert rc == 0, err
     g_rec = replay_file(str(p))
     d = g_rec.deals[-1]
-    want_top = max(g_rec.game.to_action(a).value or 0 for a in d.legal_actions())
+    want_low = min(g_rec.game.to_action(a).value for a in d.legal_actions()
+                   if g_rec.game.to_action(a).value is not None)
     line = out.strip().splitlines()[-1]
-    assert line.startswith("legal: pass, ") and f"…{want_top}" in line, line
+    assert line.startswith("legal: pass, ") and f"bid {want_low} (or more)" in line, line
+    assert f"bid {want_low + 1}" not in line
     assert len(line.split(", ")) < 10
     data = replay_json(talon_cli, p)
     assert "pass" in data["legal"] and data["turn"] == "B"
@@ -487,9 +490,26 @@ def test_an_action_that_is_not_a_string_still_lists_what_is_legal(tmp_path, talo
     assert rc == 1 and "Traceback" not in out + err
     data = json.loads(out)
     assert data["index"] == 1 and "string" in data["reason"]
-    assert "A pass" in data["legal"] and "A bid 66…280" in data["legal"]
+    assert "A pass" in data["legal"] and "A bid 66 (or more)" in data["legal"]
     rc, out, err = talon_cli("replay", write(tmp_path, "notext.yaml", rec))
     assert rc == 1 and "legal instead: A pass" in err and "(none)" not in err
+
+
+def test_R501_7_bids_without_an_upper_limit_are_listed_as_such(tmp_path, talon_cli):
+    # R501-7 [decision]: there is no upper limit to a bid, so "legal instead" after a
+    # bid above every listed number still offers the next one and any higher, and a
+    # deal in progress lists its bids the same way
+    rec = made_record()
+    rec.pop("expect", None)
+    rec["actions"] = ["A look", "A bid 500", "B look", "B bid 400"]
+    rc, out, err = talon_cli("replay", write(tmp_path, "high.yaml", rec))
+    assert rc == 1 and "action 4" in err and "B bid 501 (or more)" in err
+    rec["actions"] = ["A look", "A bid 100", "B look", "B bid 7000"]
+    rc, out, err = talon_cli("replay", write(tmp_path, "higher.yaml", rec))
+    assert rc == 0, err
+    rec["actions"] = ["A look", "A bid 100", "B look"]
+    rc, out, err = talon_cli("replay", write(tmp_path, "open.yaml", rec))
+    assert rc == 0 and "legal: pass, bid 101 (or more)" in out
 
 
 def test_a_record_names_a_spec_beside_it_by_name_as_extends_does(tmp_path, talon_cli):
