@@ -1296,7 +1296,7 @@ class _Tricks(_Budget):
         under the top the highest, else low), then trumps while a partner could trump
         a side suit, then trumps into the other side's top trump, last suits the other
         side can trump. Within a group the suit the others hold fewest cards of comes
-        first."""
+        first, a suit an opponent is void in last."""
         hands = self.hands
         in_play = ~self.gone
         SM = self.suit_mask
@@ -1312,7 +1312,9 @@ class _Tricks(_Budget):
             sm = SM[k]
             live = in_play & sm
             top = live & -live
-            opp_len = sum((hands[o] & sm).bit_count() for o in opps)
+            # the others' cards of the suit, an opponent void in it counting for more
+            # than any length (it may discard anything: a wider search)
+            opp_len = sum((hands[o] & sm).bit_count() or 16 for o in opps)
             opp_ruff = k != trumps and any(not hands[o] & sm and hands[o] & tm for o in opps)
             if opp_ruff:
                 g = 4
