@@ -61,8 +61,8 @@ The trick search (``_Tricks``)
     other side's top card, after those a trump while a partner could ruff a side
     suit, or into the other side's top trump, last into the other side's ruff; second hand low unless it holds a card no opponent
     after it can beat, third hand high when an opponent after it can beat the
-    partner's card, the cheapest winner last to play (earlier in the trick the
-    cheapest card no later opponent can beat), the lowest discard. A
+    partner's card, the cheapest winner last to play (earlier in the trick, and for
+    third hand, the cheapest card no later opponent can beat), the lowest discard. A
     concession is left out there only when scoring shows it never does better than
     playing on. ``Solver.tricks`` counts the side's tricks after each action exactly,
     to tell apart actions of equal result.
@@ -1212,37 +1212,38 @@ class _Tricks(_Budget):
             if len(cards) > 1:
                 side = self.side
                 mine = s in side
-                ow = o[self.win_card]
-                w = ow | self.rank_bits           # a card above this beats the winner
+                w = o[self.win_card] | self.rank_bits      # a card above this beats the winner
+                # in each case a card no opponent after this seat can beat (the
+                # cheapest of them) is tried first
                 if (self.win_seat in side) == mine:
                     if self._beatable(s):
                         # a partner wins, but an opponent after this seat may beat it:
                         # third hand high, the cheapest card that beats the winner first
-                        cards = _winners_first(cards, o, w)
+                        cards = self._sure_first(s, _winners_first(cards, o, w), o, w)
                     # else a partner wins: the lowest first (discards: the lowest card)
                 elif self.partner_after[s][len(trick)] and self.led != self.trumps:
-                    # second hand low: the lowest first, then the cheapest winner;
-                    # but a card no opponent after this seat can beat first
-                    top = self._beat_after(s)[0]
-                    for i, c in enumerate(cards):
-                        if o[c] > top and o[c] > ow:
-                            if i:
-                                cards.insert(0, cards.pop(i))
-                            break
+                    # second hand low: the lowest first, then the cheapest winner
+                    cards = self._sure_first(s, cards, o, w)
                 else:                                      # the cheapest winner, then the lowest
                     cards = _winners_first(cards, o, w)
                     if len(trick) < self.n_active - 1 and o[cards[0]] > w:
-                        top = self._beat_after(s)[0]
-                        if o[cards[0]] <= top:
-                            for i, c in enumerate(cards):
-                                if o[c] > top and o[c] > w:
-                                    cards.insert(0, cards.pop(i))
-                                    break
+                        cards = self._sure_first(s, cards, o, w)
         else:
             cards = self._lead_order(s, cards)
         if first is not None and cards and cards[0] != first and first in cards:
             cards.remove(first)
             cards.insert(0, first)
+        return cards
+
+    def _sure_first(self, s: int, cards: list, o, w: int) -> list:
+        """`cards` with the first of them that beats the winning card (above `w` in
+        the ordering `o`) and that no opponent after `s` could beat moved to the front."""
+        top = self._beat_after(s)[0]
+        for i, c in enumerate(cards):
+            if o[c] > top and o[c] > w:
+                if i:
+                    cards.insert(0, cards.pop(i))
+                break
         return cards
 
     def _top_play(self, h: int) -> int:
