@@ -346,6 +346,34 @@ def test_partition_search_agrees_with_plain_trick_search(name):
     assert checked >= 10
 
 
+def test_the_partition_table_started_again_keeps_the_search_exact(monkeypatch):
+    """A search too big to remember clears its partition table and goes on (the table
+    is cleared once it holds `_PTT_LIMIT` entries): with a limit of a few dozen entries,
+    cleared many times over, the tricks after every action are still those of the plain
+    trick search."""
+    import talon_cards.solver as solver
+
+    class Table(dict):
+        cleared = 0
+
+        def clear(self):
+            Table.cleared += 1
+            super().clear()
+    monkeypatch.setattr(solver, "_PTT_LIMIT", 30)
+    checked = 0
+    for d in endings("whist", 6, 6, seed=23):
+        a = Solver(d)
+        if a.mode != "tricks" or not a.search.ps:
+            continue
+        a.search.ptt = Table()
+        b = Solver(d)
+        b.search.ps = b.search.quick = False
+        acts = [x for x in d.legal_actions() if x != d.codec.CONCEDE]
+        assert a.tricks(acts) == b.tricks(acts)
+        checked += 1
+    assert checked >= 4 and Table.cleared >= 4
+
+
 def test_a_lead_into_the_other_sides_top_cards_gives_them_those_tricks():
     """Where the leader's team holds no trump and none of the top cards of the suits the
     leader holds, the other team takes at least the tricks the bound counts: checked
