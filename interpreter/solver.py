@@ -613,6 +613,7 @@ class _Curves:
         self.units = [tuple(int(i == v) for i in range(2 * n)) for v in range(2 * n)]
         self.paths = {}            # what else the scoring reads (melds, trumps …) -> [_Path]
         self.blocked = set()       # (that, tricks left, each seat's tricks) where a path was not one
+        self.found = False         # a curve was found
         self.rng = random.Random(0)
 
     def curve(self, d, total: int, left: int):
@@ -647,8 +648,10 @@ class _Curves:
             F += [base + (A - B) * t for t in range(t0, e + 1)]
             t0 = e + 1
         if all(a <= b for a, b in zip(F, F[1:])):
+            self.found = True
             return True, F
         if all(a >= b for a, b in zip(F, F[1:])):
+            self.found = True
             return False, F
         return None
 
@@ -768,6 +771,8 @@ class _General(_Budget):
                             for v in sorted(set(self.points)) if v]
         self.points_search = None
         self.scoring = None
+        self.front = {}       # a position and its past -> its curve (None: not searched on points)
+        self.rep_cache = {}   # (a suit's cards allowed, its cards in play) -> the cards searched
         if self.fast and not self.concede and not any(r.when is not None for r in g.narrows):
             self._search = self._play_search
 
@@ -906,6 +911,64 @@ class _General(_Budget):
             moves.remove(first)
             moves.insert(0, first)
         return moves
+
+    def _play_moves(self, s: int, first) -> list:
+        """``_moves`` for ordinary trick play (``_play_search``): the same moves in
+        the same order, each suit's cards worth searching remembered by holding."""
+        d = self.d
+        trick = d.trick
+        hand = d.hands[s]
+        in_play = self.universe & ~d.played
+        for _, c in trick:
+            in_play |= 1 << c
+        allowed = self.follow(d, hand, d.trick_suit, d.trumps, d.win_card) if trick else self.lead(d, hand)
+        cards = []
+        cache = self.rep_cache
+        for sm in self.g.suit_mask:
+            a = allowed & sm
+            if a:
+                key = (a, in_play & sm)
+                r = cache.get(key)
+                if r is None:
+                    r = cache[key] = self._reps_in(a, in_play & sm)
+                cards += r
+        if trick:
+            if len(cards) > 1:
+                keys = d.trick_keys
+                wk = keys[d.win_card]
+                pts = self.points
+                if (d.win_seat in self.side_set) == (s in self.side_set):
+                    # a partner wins: points to it, else the lowest card
+                    cards.sort(key=lambda c: (keys[c] > wk, -pts[c], keys[c]))
+                else:
+                    # the cheapest winner, else the lowest card
+                    cards.sort(key=lambda c: (keys[c] <= wk, pts[c] if keys[c] <= wk else 0, keys[c]))
+        else:
+            cards.sort(key=self.g.card_rank.__getitem__)
+            if self.meld_masks:
+                cards = Play.meld_leads(d, s, allowed) + cards
+        if first is not None and cards and cards[0] != first and first in cards:
+            cards.remove(first)
+            cards.insert(0, first)
+        return cards
+
+    def _reps_in(self, allowed: int, in_play: int) -> list:
+        """``_reps`` for the cards of one suit."""
+        out = []
+        pts = self.points
+        special = self.special
+        m = allowed
+        while m:
+            low = m & -m
+            c = low.bit_length() - 1
+            m ^= low
+            above = in_play & (low - 1)
+            if above:
+                h = above.bit_length() - 1           # the next higher card in play
+                if allowed >> h & 1 and pts[h] == pts[c] and not special & ((1 << h) | low):
+                    continue
+            out.append(c)
+        return out
 
     # ------------------------------------------------------------ applying, undoing
     def _do(self, s: int, a: int):
@@ -1120,8 +1183,8 @@ class _General(_Budget):
         self.tt[key] = (lo, hi, best_move)
         if best_move is not None and (best > a0 if maxing else best < b0):
             self.order[fkey] = best_move
-            if (best >= b0 if maxing else best <= a0) and (d.tricks_done, len(d.trick)) == self.root_at:
-                self.root_cut = best_move     # the root's move that proved its bound
+            if (d.tricks_done, len(d.trick)) == self.root_at:
+                self.root_cut = best_move     # the root's move that proved its value or bound
         return best
 
     # ------------------------------------------------------------ the search, ordinary trick play
@@ -1140,16 +1203,9 @@ class _General(_Budget):
         key = first = None
         lo, hi = -INF, INF
         if not trick or (d.tricks_done, len(trick)) == self.root_at:
-            if not trick:
-                if d.hands[s].bit_count() == 1:
-                    return self._last_trick()
-                if self.by_points and (d.tricks_done, 0) != self.root_at:
-                    cv = self._curve()
-                    if cv is not None:
-                        return self._on_points(cv, alpha, beta)
+            if not trick and d.hands[s].bit_count() == 1:
+                return self._last_trick()
             key = self._key()
-            fkey = key[:5]
-            first = self.order.get(fkey)
             ent = self.tt.get(key)
             if ent is not None:
                 lo, hi = ent[0], ent[1]
@@ -1163,8 +1219,26 @@ class _General(_Budget):
                     alpha = lo
                 if hi < beta:
                     beta = hi
-                if ent[2] is not None:
-                    first = ent[2]
+            if self.by_points and not trick and (d.tricks_done, 0) != self.root_at:
+                cv = self.front.get(key, False)
+                if cv is False:
+                    cv = self.front[key] = self._curve()
+                if cv is not None:
+                    # the rest is searched on the side's future points: what that
+                    # proved is kept here as for any position
+                    v = self._on_points(cv, alpha, beta)
+                    if v <= alpha:
+                        hi = v
+                    elif v >= beta:
+                        lo = v
+                    else:
+                        lo = hi = v
+                    self.tt[key] = (lo, hi, None)
+                    return v
+            fkey = key[:5]
+            first = self.order.get(fkey)
+            if ent is not None and ent[2] is not None:
+                first = ent[2]
         maxing = s in self.side_set
         a0, b0 = alpha, beta
         best = -INF if maxing else INF
@@ -1174,7 +1248,7 @@ class _General(_Budget):
         MELD = self.MELD
         suit_of = g.card_suit
         last = len(trick) + 1 == d.n_active
-        for a in self._moves(s, first):
+        for a in self._play_moves(s, first):
             # play the card (announcing a meld with it)
             pend = d.pending_trumps
             if a >= MELD:
@@ -1236,8 +1310,8 @@ class _General(_Budget):
             self.tt[key] = (lo, hi, best_move)
             if best_move is not None and (best > a0 if maxing else best < b0):
                 self.order[fkey] = best_move
-                if (best >= b0 if maxing else best <= a0) and (d.tricks_done, len(trick)) == self.root_at:
-                    self.root_cut = best_move     # the root's move that proved its bound
+                if (d.tricks_done, len(trick)) == self.root_at:
+                    self.root_cut = best_move     # the root's move that proved its value or bound
         return best
 
     def _trick_end(self, alpha: int, beta: int) -> int:
@@ -1371,6 +1445,10 @@ class _General(_Budget):
             if sc is None:
                 sc = self.scoring = _Curves(d, self.side_set, self.others, self.sign, self.root)
             cv = self.curves[key] = sc.curve(d, total, left)
+            if cv is None and not sc.found and len(sc.blocked) >= 24:
+                # the scoring has never been one function of the side's points here
+                # (it reads each seat's share, say): stop asking
+                self.by_points = False
         return cv
 
     def _on_points(self, cv, alpha: int, beta: int) -> int:
@@ -1393,6 +1471,18 @@ class _General(_Budget):
         ps = self.points_search
         if ps is None:
             ps = self.points_search = _Points(self)
+        d = self.d
+        tt = ps.tables.get((up, d.trumps))
+        if tt is not None:
+            ent = tt.get((d.turn, d.tricks_done == 0, tuple(d.hands)) if ps.first_rules else (d.turn, tuple(d.hands)))
+            if ent is not None:
+                # the points search's table already answers
+                if ent[0] >= b:
+                    return F[min(ent[0], top)]
+                if ent[1] <= a:
+                    return F[max(ent[1], 0)]
+                if ent[0] == ent[1]:
+                    return F[ent[0]]
         ps.nodes, ps.check_at, ps.deadline, ps.max_nodes = self.nodes, self.check_at, self.deadline, self.max_nodes
         try:
             t = ps.run(self.d, up, a, b)
@@ -1446,7 +1536,7 @@ class _General(_Budget):
         """A likely value to ask about first: the result of heuristic players playing
         the deal out, where much is left to play (else 0)."""
         d = self.d
-        if d.tricks_left < 5:
+        if d.tricks_left < 7:
             return 0
         from .heuristic import HeuristicAgent
         c = copy.deepcopy(d, {id(self.g): self.g})
@@ -1494,8 +1584,10 @@ class _Points(_Budget):
         self.n_active = d.n_active
         self.active = tuple(d.active)
         self.first_rules = any(r.first for r in g.narrows) or g.lead_card >= 0
+        self.point_masks = gen.point_masks
         self.rs = _RuleState(0, -1)
         self.tables = {}
+        self.lead_keys = {}
         self.rep_cache = {}
         self.hands = list(d.hands)
         self.trick = []
@@ -1514,12 +1606,20 @@ class _Points(_Budget):
         self.rs.tricks_done, self.rs.trumps = d.tricks_done, tr
         self.maxers = self.side if up else self.others
         self.tt = self.tables.setdefault((up, tr), {})
+        self.lead_key = self.lead_keys.get(tr)
+        if self.lead_key is None:
+            # leads: the highest first, trumps last (the lowest of them first)
+            R = self.g.n_ranks
+            self.lead_key = self.lead_keys[tr] = [(R + R - 1 - self.rank[c]) if self.suit[c] == tr else self.rank[c]
+                                                  for c in range(self.g.n_cards)]
         m = 0
         for s in self.active:
             m |= hands[s]
         self.in_play = m
-        pts = self.pts
-        self.left = sum(pts[c] for c in bits(m))
+        left = 0
+        for v, pm in self.point_masks:
+            left += v * (m & pm).bit_count()
+        self.left = left
         self.led = self.win_seat = self.win_card = -1
         return self._search(alpha, beta)
 
@@ -1562,26 +1662,24 @@ class _Points(_Budget):
         trick = self.trick
         if trick:
             cards = self._reps(self.follow(self.rs, self.hands[s], self.led, self.rs.trumps, self.win_card))
-            keys = self.keys_of[self.led]
-            wk = keys[self.win_card]
-            pts = self.pts
-            if (self.win_seat in self.side) == (s in self.side):
-                if self._beatable(s, wk):
-                    # a partner wins, but a seat of the other team after this one can
-                    # beat it: the cheapest card that beats the trick, else the fewest points
-                    cards.sort(key=lambda c: (keys[c] <= wk, keys[c] if keys[c] > wk else pts[c], keys[c]))
+            if len(cards) > 1:
+                keys = self.keys_of[self.led]
+                wk = keys[self.win_card]
+                pts = self.pts
+                if (self.win_seat in self.side) == (s in self.side):
+                    if len(trick) + 1 < self.n_active and self._beatable(s, wk):
+                        # a partner wins, but a seat of the other team after this one can
+                        # beat it: the cheapest card that beats the trick, else the fewest points
+                        cards.sort(key=lambda c: (keys[c] <= wk, keys[c] if keys[c] > wk else pts[c], keys[c]))
+                    else:
+                        # a partner wins the trick: points to it, else the lowest card
+                        cards.sort(key=lambda c: (keys[c] > wk, -pts[c], keys[c]))
                 else:
-                    # a partner wins the trick: points to it, else the lowest card
-                    cards.sort(key=lambda c: (keys[c] > wk, -pts[c], keys[c]))
-            else:
-                # the cheapest winner, else the fewest points
-                cards.sort(key=lambda c: (keys[c] <= wk, pts[c] if keys[c] <= wk else 0, keys[c]))
+                    # the cheapest winner, else the fewest points
+                    cards.sort(key=lambda c: (keys[c] <= wk, pts[c] if keys[c] <= wk else 0, keys[c]))
         else:
             cards = self._reps(self.lead(self.rs, self.hands[s]))
-            # the highest first, trumps last (the lowest of them first)
-            tr = self.rs.trumps
-            rank, suit = self.rank, self.suit
-            cards.sort(key=lambda c: (suit[c] == tr, rank[c] if suit[c] != tr else -rank[c]))
+            cards.sort(key=self.lead_key.__getitem__)
         if first is not None and cards[0] != first and first in cards:
             cards.remove(first)
             cards.insert(0, first)
@@ -1638,6 +1736,8 @@ class _Points(_Budget):
                 alpha = lo
             if hi < beta:
                 beta = hi
+        elif len(trick) + 1 == self.n_active:
+            return self._closing(alpha, beta)
         maxing = s in self.maxers
         a0, b0 = alpha, beta
         best = -INF if maxing else INF
@@ -1702,6 +1802,96 @@ class _Points(_Budget):
             else:
                 lo = hi = best
             self.tt[key] = (lo, hi, best_move)
+        return best
+
+    def _closing(self, alpha: int, beta: int) -> int:
+        """The last card of a trick. What each card leads to is first looked up (the
+        end of the deal, the last trick, or the table's bounds on the position after
+        the trick): a card whose bound already settles the question is taken without
+        searching, and a card that cannot do better than the window is not searched;
+        the rest are searched in order."""
+        s = self.turn
+        hands = self.hands
+        trick = self.trick
+        keys = self.keys_of[self.led]
+        wk = keys[self.win_card]
+        ws = self.win_seat
+        pts = self.pts
+        side = self.side
+        maxing = s in self.maxers
+        p0 = m0 = 0
+        for _, x in trick:
+            p0 += pts[x]
+            m0 |= 1 << x
+        after = hands[s].bit_count() - 1
+        tt = self.tt
+        first = self.first_rules
+        cards = self._moves(s, None)
+        bounds = []
+        for c in cards:
+            bit = 1 << c
+            w = s if keys[c] > wk else ws
+            p = p0 + pts[c]
+            won = p if w in side else 0
+            if after == 0:
+                lo = hi = won
+            else:
+                hands[s] ^= bit
+                if after == 1:
+                    lo = hi = won + self._last(w)
+                else:
+                    ent = tt.get((w, False, tuple(hands)) if first else (w, tuple(hands)))
+                    if ent is None:
+                        lo, hi = won, won + self.left - p
+                    else:
+                        lo, hi = won + ent[0], won + ent[1]
+                hands[s] ^= bit
+            if maxing:
+                if lo >= beta:
+                    return lo
+            elif hi <= alpha:
+                return hi
+            bounds.append((c, w, p, won, lo, hi))
+        best = -INF if maxing else INF
+        for c, w, p, won, lo, hi in bounds:
+            if lo == hi:
+                v = lo
+            elif maxing and hi <= max(alpha, best):
+                v = hi                   # no better than what is had: its bound is enough
+            elif not maxing and lo >= min(beta, best):
+                v = lo
+            else:
+                bit = 1 << c
+                hands[s] ^= bit
+                trick.append((s, c))
+                m = m0 | bit
+                led, win_seat, win_card = self.led, self.win_seat, self.win_card
+                self.in_play ^= m
+                self.left -= p
+                self.trick = []
+                self.turn = w
+                self.rs.tricks_done += 1
+                v = won + self._search(alpha - won, beta - won)
+                self.rs.tricks_done -= 1
+                self.trick = trick
+                self.left += p
+                self.in_play ^= m
+                self.led, self.win_seat, self.win_card, self.turn = led, win_seat, win_card, s
+                trick.pop()
+                hands[s] |= bit
+            if maxing:
+                if v > best:
+                    best = v
+                    if v > alpha:
+                        alpha = v
+                        if alpha >= beta:
+                            break
+            elif v < best:
+                best = v
+                if v < beta:
+                    beta = v
+                    if alpha >= beta:
+                        break
         return best
 
     def _last(self, leader: int) -> int:
