@@ -773,7 +773,7 @@ class _General(_Budget):
         self.scoring = None
         self.front = {}       # a position and its past -> its curve (None: not searched on points)
         self.rep_cache = {}   # (a suit's cards allowed, its cards in play) -> the cards searched
-        if self.fast and not self.concede and not any(r.when is not None for r in g.narrows):
+        if self.fast:
             self._search = self._play_search
 
     # ------------------------------------------------------------ leaves
@@ -947,6 +947,8 @@ class _General(_Budget):
             cards.sort(key=self.g.card_rank.__getitem__)
             if self.meld_masks:
                 cards = Play.meld_leads(d, s, allowed) + cards
+        if self.concede and d._can_concede(s):
+            cards.append(self.CONCEDE)
         if first is not None and cards and cards[0] != first and first in cards:
             cards.remove(first)
             cards.insert(0, first)
@@ -1189,11 +1191,12 @@ class _General(_Budget):
 
     # ------------------------------------------------------------ the search, ordinary trick play
     def _play_search(self, alpha: int, beta: int) -> int:
-        """``_search`` for ordinary trick play with no concession and no condition on a
-        rule of play, the actions applied and taken back here, on the fields of the
-        clone that the rules, the melds' formulas and the scoring read (the history
-        of tricks is not kept)."""
+        """``_search`` for ordinary trick play, the actions applied and taken back here,
+        on the fields of the clone that the rules, their conditions, the melds' formulas
+        and the scoring read (the history of tricks is not kept)."""
         d = self.d
+        if d.phase != PLAY:
+            return self._leaf()
         self.nodes += 1
         if self.nodes >= self.check_at:
             self.check_at = self.nodes + 1024
@@ -1203,7 +1206,7 @@ class _General(_Budget):
         key = first = None
         lo, hi = -INF, INF
         if not trick or (d.tricks_done, len(trick)) == self.root_at:
-            if not trick and d.hands[s].bit_count() == 1:
+            if not trick and d.hands[s].bit_count() == 1 and not self.concede:
                 return self._last_trick()
             key = self._key()
             ent = self.tt.get(key)
@@ -1249,44 +1252,51 @@ class _General(_Budget):
         suit_of = g.card_suit
         last = len(trick) + 1 == d.n_active
         for a in self._play_moves(s, first):
-            # play the card (announcing a meld with it)
-            pend = d.pending_trumps
-            if a >= MELD:
-                mi, card = divmod(a - MELD, g.n_cards)
-                m = g.melds[mi]
-                suit = suit_of[card]
-                d.melds.append((s, mi, suit, m.worth(d, Env(s, suit))))
-                if m.makes_trumps:
-                    d.pending_trumps = suit
+            if a == self.CONCEDE:
+                d.conceded = True
+                self._finish()
+                v = self._leaf()
+                d.conceded = False
+                d.phase, d._ph, d.turn = PLAY, Play, s
             else:
-                card = a
-            bit = 1 << card
-            hands[s] ^= bit
-            d.played ^= bit
-            before = (d.trick_suit, d.trick_keys, d.win_seat, d.win_card, d.exposed_visible)
-            if card == d.exposed and self.dealer_up:
-                d.exposed_visible = False
-            trick.append((s, card))
-            if len(trick) == 1:
-                d.trick_suit = suit_of[card]
-                d.trick_keys = g.trick_keys[d.trumps + 1][d.trick_suit]
-                d.win_seat, d.win_card = s, card
-            elif d.trick_keys[card] > d.trick_keys[d.win_card]:
-                d.win_seat, d.win_card = s, card
-            if last:
-                v = self._trick_end(alpha, beta)
-            else:
-                d.turn = d.next_seat[s]
-                v = self._play_search(alpha, beta)
-                d.turn = s
-            # take it back
-            trick.pop()
-            hands[s] |= bit
-            d.played ^= bit
-            d.trick_suit, d.trick_keys, d.win_seat, d.win_card, d.exposed_visible = before
-            if a >= MELD:
-                d.melds.pop()
-                d.pending_trumps = pend
+                # play the card (announcing a meld with it)
+                pend = d.pending_trumps
+                if a >= MELD:
+                    mi, card = divmod(a - MELD, g.n_cards)
+                    m = g.melds[mi]
+                    suit = suit_of[card]
+                    d.melds.append((s, mi, suit, m.worth(d, Env(s, suit))))
+                    if m.makes_trumps:
+                        d.pending_trumps = suit
+                else:
+                    card = a
+                bit = 1 << card
+                hands[s] ^= bit
+                d.played ^= bit
+                before = (d.trick_suit, d.trick_keys, d.win_seat, d.win_card, d.exposed_visible)
+                if card == d.exposed and self.dealer_up:
+                    d.exposed_visible = False
+                trick.append((s, card))
+                if len(trick) == 1:
+                    d.trick_suit = suit_of[card]
+                    d.trick_keys = g.trick_keys[d.trumps + 1][d.trick_suit]
+                    d.win_seat, d.win_card = s, card
+                elif d.trick_keys[card] > d.trick_keys[d.win_card]:
+                    d.win_seat, d.win_card = s, card
+                if last:
+                    v = self._trick_end(alpha, beta)
+                else:
+                    d.turn = d.next_seat[s]
+                    v = self._play_search(alpha, beta)
+                    d.turn = s
+                # take it back
+                trick.pop()
+                hands[s] |= bit
+                d.played ^= bit
+                d.trick_suit, d.trick_keys, d.win_seat, d.win_card, d.exposed_visible = before
+                if a >= MELD:
+                    d.melds.pop()
+                    d.pending_trumps = pend
             if maxing:
                 if v > best:
                     best, best_move = v, a

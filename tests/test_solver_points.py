@@ -177,3 +177,63 @@ def test_a_check_that_accepted_too_much_would_be_caught(variant_specs, monkeypat
         except AssertionError:
             wrong += 1
     assert wrong >= 3
+
+
+def test_the_general_search_with_concessions_agrees_with_brute_force():
+    """Solo Whist's contracts to take no trick may be conceded once lost: searched by
+    the general search (on its ordinary trick play) they agree with plain minimax."""
+    from talon_cards.agents import RandomAgent
+    from talon_cards.solver import solve
+    from test_solver import brute_actions, TooBig
+    g = load("solo-whist")
+    rng = random.Random(1)
+    found = 0
+    for _ in range(400):
+        d = g.new_deal(4, rng.randrange(4))
+        d.deal_random(rng)
+        agent = RandomAgent(rng)
+        while not d.is_terminal() and not (d.phase == S.PLAY and d.codec.CONCEDE in d.legal_actions()
+                                           and d.tricks_left <= 3):
+            d.apply_action(agent.act(d))
+        if d.phase != S.PLAY:
+            continue
+        for who in (d.turn, d.next_seat[d.turn]):
+            try:
+                want = brute_actions(d, who, [60000])
+            except TooBig:
+                continue
+            sol = solve(d, who, all_actions=True, mode="general")
+            assert sol.mode == "general"
+            assert sol.values == pytest.approx(want)
+            found += 1
+        if found >= 6:
+            break
+    assert found >= 6
+
+
+@pytest.mark.parametrize("name", ["501", "tysyacha", "hearts", "oh-hell", "whist"])
+def test_the_last_cards_of_a_deal_agree_with_brute_force(name):
+    """Positions inside the last trick and the one before (every action valued, as
+    PIMC asks: an action may end the deal)."""
+    from talon_cards.agents import RandomAgent
+    g = load(name)
+    seats = g.default_seats or g.seat_counts[0]
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(40):
+        d = g.new_deal(seats, rng.randrange(seats))
+        d.deal_random(rng)
+        agent = RandomAgent(rng)
+        want_left = rng.choice([1, 2])
+        want_trick = rng.randrange(1, d.n_active) if d.n_active else 0
+        while not d.is_terminal() and not (d.phase == S.PLAY and d.tricks_left == want_left
+                                           and len(d.trick) == want_trick):
+            d.apply_action(agent.act(d))
+        if d.phase == S.PLAY:
+            assert check(d)
+            for mode in (None, "general"):
+                assert Solver(d, mode=mode).solve(all_actions=True).values is not None
+            checked += 1
+        if checked >= 8:
+            break
+    assert checked >= 8
