@@ -772,9 +772,10 @@ class _General(_Budget):
         self.points_search = None
         self.scoring = None
         self.front = {}       # a position and its past -> its curve (None: not searched on points)
+        self.ends = g.deal_ends
+        self.draw = g.draw
+        self.PASS, self.CLOSE, self.EXCHANGE = g.codec.PASS, g.codec.CLOSE, g.codec.EXCHANGE
         self.rep_cache = {}   # (a suit's cards allowed, its cards in play) -> the cards searched
-        if self.fast:
-            self._search = self._play_search
 
     # ------------------------------------------------------------ leaves
     def _finish(self):
@@ -860,61 +861,12 @@ class _General(_Budget):
         g = self.g
         return _classes_of(self._allowed(self.d.turn), self._in_play(), g.card_suit, self.points, self.special)
 
-    def _reps(self, allowed: int) -> list:
-        """The cards of `allowed` worth searching: the highest of each run of
-        equivalent cards (same suit and points, no card in play between them)."""
-        out = []
-        in_play = self._in_play()
-        SM = self.g.suit_mask
-        suit = self.g.card_suit
-        pts = self.points
-        special = self.special
-        m = allowed
-        while m:
-            low = m & -m
-            c = low.bit_length() - 1
-            m ^= low
-            above = in_play & SM[suit[c]] & (low - 1)
-            if above:
-                h = above.bit_length() - 1           # the next higher card in play
-                if allowed >> h & 1 and pts[h] == pts[c] and not special & ((1 << h) | low):
-                    continue
-            out.append(c)
-        return out
-
-    def _moves(self, s: int, first=None) -> list:
-        """The moves searched at this node, best guesses first."""
-        d = self.d
-        g = self.g
-        allowed = self._allowed(s)
-        cards = self._reps(allowed)
-        if d.trick:
-            keys = d.trick_keys
-            wk = keys[d.win_card]
-            pts = self.points
-            if (d.win_seat in self.side_set) == (s in self.side_set):
-                # a partner wins: points to it, else the lowest card
-                cards.sort(key=lambda c: (keys[c] > wk, -pts[c], keys[c]))
-            else:
-                # the cheapest winner, else the lowest card
-                cards.sort(key=lambda c: (keys[c] <= wk, pts[c] if keys[c] <= wk else 0, keys[c]))
-            moves = cards
-        else:
-            moves = sorted(cards, key=g.card_rank.__getitem__)
-            if g.melds:
-                moves = Play.meld_leads(d, s, allowed) + moves
-            if not self.fast:
-                moves = Play.pre_lead(d, s) + moves
-        if self.concede and d._can_concede(s):
-            moves.append(self.CONCEDE)
-        if first is not None and first in moves and moves[0] != first:
-            moves.remove(first)
-            moves.insert(0, first)
-        return moves
-
-    def _play_moves(self, s: int, first) -> list:
-        """``_moves`` for ordinary trick play (``_play_search``): the same moves in
-        the same order, each suit's cards worth searching remembered by holding."""
+    def _moves(self, s: int, first) -> list:
+        """The moves searched at this node, best guesses first: of each run of
+        equivalent cards (same suit and points, no card in play between them, none
+        special) only the highest, each suit's remembered by holding; following,
+        points to a partner's trick, else the cheapest winner, else the lowest card;
+        leading, closing and exchanging first, then melds, then the highest card."""
         d = self.d
         trick = d.trick
         hand = d.hands[s]
@@ -947,6 +899,8 @@ class _General(_Budget):
             cards.sort(key=self.g.card_rank.__getitem__)
             if self.meld_masks:
                 cards = Play.meld_leads(d, s, allowed) + cards
+            if not self.fast:
+                cards = Play.pre_lead(d, s) + cards
         if self.concede and d._can_concede(s):
             cards.append(self.CONCEDE)
         if first is not None and cards and cards[0] != first and first in cards:
@@ -955,7 +909,8 @@ class _General(_Budget):
         return cards
 
     def _reps_in(self, allowed: int, in_play: int) -> list:
-        """``_reps`` for the cards of one suit."""
+        """The cards of `allowed` (of one suit, `in_play` its cards in play) worth
+        searching: the highest of each run of equivalent cards."""
         out = []
         pts = self.points
         special = self.special
@@ -1110,90 +1065,10 @@ class _General(_Budget):
     # ------------------------------------------------------------ the search
     def _search(self, alpha: int, beta: int) -> int:
         """Fail-soft alpha-beta: the value if it lies inside (alpha, beta), else a
-        bound on the side of the window it fell."""
-        d = self.d
-        if d.phase != PLAY:
-            return self._leaf()
-        self.nodes += 1
-        if self.nodes >= self.check_at:
-            self.check_at = self.nodes + 1024
-            self._check_budget()
-        if self.fast and not d.trick and d.hands[d.turn].bit_count() == 1 and not self.concede:
-            return self._last_trick()
-        if d.trick:
-            if (d.tricks_done, len(d.trick)) != self.root_at:
-                return self._inside(alpha, beta)
-        elif self.by_points and (d.tricks_done, 0) != self.root_at:
-            cv = self._curve()
-            if cv is not None:
-                return self._on_points(cv, alpha, beta)
-        key = self._key()
-        ent = self.tt.get(key)
-        fkey = key[:5]
-        first = self.order.get(fkey)
-        lo, hi = -INF, INF
-        if ent is not None:
-            lo, hi = ent[0], ent[1]
-            if lo >= beta:
-                return lo
-            if hi <= alpha:
-                return hi
-            if lo == hi:
-                return lo
-            if lo > alpha:
-                alpha = lo
-            if hi < beta:
-                beta = hi
-            if ent[2] is not None:
-                first = ent[2]
-        s = d.turn
-        maxing = s in self.side_set
-        a0, b0 = alpha, beta
-        best_move = None
-        if maxing:
-            best = -INF
-            for a in self._moves(s, first):
-                u = self._do(s, a)
-                v = self._search(alpha, beta)
-                self._undo(s, u)
-                if v > best:
-                    best, best_move = v, a
-                    if v > alpha:
-                        alpha = v
-                        if alpha >= beta:
-                            break
-        else:
-            best = INF
-            for a in self._moves(s, first):
-                u = self._do(s, a)
-                v = self._search(alpha, beta)
-                self._undo(s, u)
-                if v < best:
-                    best, best_move = v, a
-                    if v < beta:
-                        beta = v
-                        if alpha >= beta:
-                            break
-        # what the search proved, beside the bounds known before: an upper bound when
-        # it failed low, a lower bound when it failed high, else the value itself
-        if best <= a0:
-            hi = best
-        elif best >= b0:
-            lo = best
-        else:
-            lo = hi = best
-        self.tt[key] = (lo, hi, best_move)
-        if best_move is not None and (best > a0 if maxing else best < b0):
-            self.order[fkey] = best_move
-            if (d.tricks_done, len(d.trick)) == self.root_at:
-                self.root_cut = best_move     # the root's move that proved its value or bound
-        return best
-
-    # ------------------------------------------------------------ the search, ordinary trick play
-    def _play_search(self, alpha: int, beta: int) -> int:
-        """``_search`` for ordinary trick play, the actions applied and taken back here,
-        on the fields of the clone that the rules, their conditions, the melds' formulas
-        and the scoring read (the history of tricks is not kept)."""
+        bound on the side of the window it fell. Actions are applied and taken back
+        here (``_other_action``, ``_trick_end``), on the fields of the clone that the
+        rules, their conditions, the melds' formulas and the scoring read (the history
+        of tricks is not kept)."""
         d = self.d
         if d.phase != PLAY:
             return self._leaf()
@@ -1206,7 +1081,7 @@ class _General(_Budget):
         key = first = None
         lo, hi = -INF, INF
         if not trick or (d.tricks_done, len(trick)) == self.root_at:
-            if not trick and d.hands[s].bit_count() == 1 and not self.concede:
+            if not trick and d.hands[s].bit_count() == 1 and self.fast and not self.concede:
                 return self._last_trick()
             key = self._key()
             ent = self.tt.get(key)
@@ -1251,13 +1126,9 @@ class _General(_Budget):
         MELD = self.MELD
         suit_of = g.card_suit
         last = len(trick) + 1 == d.n_active
-        for a in self._play_moves(s, first):
-            if a == self.CONCEDE:
-                d.conceded = True
-                self._finish()
-                v = self._leaf()
-                d.conceded = False
-                d.phase, d._ph, d.turn = PLAY, Play, s
+        for a in self._moves(s, first):
+            if a >= self.PASS:
+                v = self._other_action(s, a, alpha, beta)
             else:
                 # play the card (announcing a meld with it)
                 pend = d.pending_trumps
@@ -1283,11 +1154,13 @@ class _General(_Budget):
                     d.win_seat, d.win_card = s, card
                 elif d.trick_keys[card] > d.trick_keys[d.win_card]:
                     d.win_seat, d.win_card = s, card
-                if last:
+                if a >= MELD and self.ends is not None and self.ends(d, EMPTY):
+                    v = self._ended(s)             # the meld ends the deal at once
+                elif last:
                     v = self._trick_end(alpha, beta)
                 else:
                     d.turn = d.next_seat[s]
-                    v = self._play_search(alpha, beta)
+                    v = self._search(alpha, beta)
                     d.turn = s
                 # take it back
                 trick.pop()
@@ -1324,6 +1197,41 @@ class _General(_Budget):
                     self.root_cut = best_move     # the root's move that proved its value or bound
         return best
 
+    def _other_action(self, s: int, a: int, alpha: int, beta: int) -> int:
+        """A concession, closing the stock or exchanging the face-up card: applied, the
+        search from there, taken back."""
+        d = self.d
+        if a == self.CONCEDE:
+            d.conceded = True
+            self._finish()
+            v = self._leaf()
+            d.conceded = False
+            d.phase, d._ph, d.turn = PLAY, Play, s
+        elif a == self.CLOSE:
+            saved = (d.closed, d.closer, d.tricks_at_close)
+            d.closed, d.closer, d.tricks_at_close = True, s, list(d.tricks)
+            v = self._search(alpha, beta)
+            d.closed, d.closer, d.tricks_at_close = saved
+        else:
+            card = a - self.EXCHANGE
+            hand, up, exposed = d.hands[s], d.stock[-1], d.exposed
+            d.hands[s] = (hand & ~(1 << card)) | (1 << up)
+            d.stock[-1] = card
+            d.exposed = card
+            v = self._search(alpha, beta)
+            d.hands[s], d.stock[-1], d.exposed = hand, up, exposed
+        return v
+
+    def _ended(self, s: int) -> int:
+        """The deal ends at once (a goal reached): scored as it stands."""
+        d = self.d
+        d.ended_early = True
+        self._finish()
+        v = self._leaf()
+        d.ended_early = False
+        d.phase, d._ph, d.turn = PLAY, Play, s
+        return v
+
     def _trick_end(self, alpha: int, beta: int) -> int:
         """The trick just completed is taken by its winner, who leads the next (or the
         deal ends and is scored); searched on, then taken back."""
@@ -1351,14 +1259,46 @@ class _General(_Budget):
         if d.pending_trumps is not None:
             d.trumps, d.pending_trumps = d.pending_trumps, None
         d.leader = d.turn = w
-        left = d.tricks_left = d.hands[w].bit_count()
-        if left:
-            v = self._play_search(alpha, beta)
+        hands = d.hands
+        left = hands[w].bit_count()
+        drawn = None
+        if left and self.ends is not None and self.ends(d, EMPTY):
+            v = self._ended(w)                      # before any card is drawn
         else:
-            d.last_trick_winner = w
-            self._finish()
-            v = self._leaf()
-            d.phase, d._ph = PLAY, Play
+            stock = d.stock
+            if self.draw and not d.closed:
+                if stock:
+                    # every seat draws from the stock, the winner first
+                    drawn = []
+                    for t in d.clockwise_from(w, include=True):
+                        if not stock:
+                            break
+                        card = stock.pop(0)
+                        hands[t] |= 1 << card
+                        drawn.append((t, card))
+                        if card == d.exposed:
+                            d.exposed_visible = False
+                    left = hands[w].bit_count()
+                left += len(stock) // d.n_active
+            d.tricks_left = left
+            if not left:
+                d.last_trick_winner = w
+            if self.ends is not None and self.ends(d, EMPTY):
+                d.ended_early = left > 0
+                self._finish()
+                v = self._leaf()
+                d.ended_early = False
+                d.phase, d._ph = PLAY, Play
+            elif left:
+                v = self._search(alpha, beta)
+            else:
+                self._finish()
+                v = self._leaf()
+                d.phase, d._ph = PLAY, Play
+            if drawn:
+                for t, card in reversed(drawn):
+                    hands[t] ^= 1 << card
+                    d.stock.insert(0, card)
         d.trick = trick
         (d.tricks_done, d.hand_shown, d.exposed_visible, d.trumps, d.pending_trumps,
          d.leader, d.turn, d.tricks_left, d.last_trick_winner) = saved
@@ -1366,32 +1306,6 @@ class _General(_Budget):
         d.card_points[w] -= pts
         d.taken[w] ^= m
         return v
-
-    def _inside(self, alpha: int, beta: int) -> int:
-        """A node inside a trick: searched without the table (its positions are rarely
-        met twice, and keeping them costs more than it saves)."""
-        d = self.d
-        s = d.turn
-        maxing = s in self.side_set
-        best = -INF if maxing else INF
-        for a in self._moves(s):
-            u = self._do(s, a)
-            v = self._search(alpha, beta)
-            self._undo(s, u)
-            if maxing:
-                if v > best:
-                    best = v
-                    if v > alpha:
-                        alpha = v
-                        if alpha >= beta:
-                            break
-            elif v < best:
-                best = v
-                if v < beta:
-                    beta = v
-                    if alpha >= beta:
-                        break
-        return best
 
     def _last_trick(self) -> int:
         """Every seat holds one card: play them out and score the end. Who wins the
@@ -1561,7 +1475,7 @@ class _General(_Budget):
         s = d.turn
         out = {}
         guess = 0
-        for a in self._moves(s):
+        for a in self._moves(s, None):
             u = self._do(s, a)
             out[a] = guess = self._mtdf(guess)
             self._undo(s, u)
