@@ -680,7 +680,9 @@ class _Curves:
         in_play = 0
         for h in d.hands:
             in_play |= h
-        saved = (d.card_points, d.tricks, d.hands, d.tricks_done, d.tricks_left, d.played, d.phase, d._ph, d.turn)
+        saved = (d.card_points, d.tricks, d.hands, d.tricks_done, d.tricks_left, d.played, d.phase, d._ph, d.turn,
+                 d.trick)
+        d.trick = []
         d.hands = [0] * len(d.hands)
         d.tricks_done += left
         d.tricks_left = 0
@@ -715,7 +717,7 @@ class _Curves:
             return None
         finally:
             (d.card_points, d.tricks, d.hands, d.tricks_done, d.tricks_left, d.played,
-             d.phase, d._ph, d.turn) = saved
+             d.phase, d._ph, d.turn, d.trick) = saved
             _put_scored(d, self.scored)
 
 
@@ -1080,6 +1082,11 @@ class _General(_Budget):
         s = d.turn
         key = first = None
         lo, hi = -INF, INF
+        if trick and self.by_points and d.pending_trumps is None and (d.tricks_done, len(trick)) != self.root_at:
+            # inside a trick, the last meld just led: the rest on the side's points
+            cv = self._curve()
+            if cv is not None:
+                return self._on_points(cv, alpha, beta)
         if not trick or (d.tricks_done, len(trick)) == self.root_at:
             if not trick and d.hands[s].bit_count() == 1 and self.fast and not self.concede:
                 return self._last_trick()
@@ -1358,6 +1365,8 @@ class _General(_Budget):
         m = 0
         for h in hands:
             m |= h
+        for _, c in d.trick:
+            m |= 1 << c
         total = 0
         for v, pm in self.point_masks:
             total += v * (m & pm).bit_count()
@@ -1396,7 +1405,7 @@ class _General(_Budget):
         if ps is None:
             ps = self.points_search = _Points(self)
         d = self.d
-        tt = ps.tables.get((up, d.trumps))
+        tt = None if d.trick else ps.tables.get((up, d.trumps))
         if tt is not None:
             ent = tt.get((d.turn, d.tricks_done == 0, tuple(d.hands)) if ps.first_rules else (d.turn, tuple(d.hands)))
             if ent is not None:
@@ -1524,7 +1533,7 @@ class _Points(_Budget):
         bound on them outside (alpha, beta), fail-soft)."""
         hands = self.hands = list(d.hands)
         self.turn = d.turn
-        self.trick = []
+        self.trick = list(d.trick)
         tr = d.trumps
         self.keys_of = self.g.trick_keys[tr + 1]
         self.rs.tricks_done, self.rs.trumps = d.tricks_done, tr
@@ -1539,12 +1548,17 @@ class _Points(_Budget):
         m = 0
         for s in self.active:
             m |= hands[s]
+        for _, c in self.trick:
+            m |= 1 << c
         self.in_play = m
         left = 0
         for v, pm in self.point_masks:
             left += v * (m & pm).bit_count()
         self.left = left
-        self.led = self.win_seat = self.win_card = -1
+        if self.trick:
+            self.led, self.win_seat, self.win_card = d.trick_suit, d.win_seat, d.win_card
+        else:
+            self.led = self.win_seat = self.win_card = -1
         return self._search(alpha, beta)
 
     # ------------------------------------------------------------ moves
