@@ -21,14 +21,18 @@ What is being maximised
     penalty points, a contract that must take no trick all come from the spec.
 
 The general search (``_General``)
-    Works on a private clone of the deal, applying actions and undoing them: the play
-    phase's own steps are mirrored in ``_do``/``_undo`` for ordinary trick play; with a
-    stock, closing, exchanging or a deal that may end at once it applies the engine's
-    ``Play.apply`` and restores a snapshot. Melds announced with a lead, closing the
-    stock, exchanging the face-up card and conceding are moves like card plays; the
-    stock's order is taken as known; a deal that ends at once (a goal reached, a
-    concession) is a leaf like the last trick. The search is fail-soft alpha-beta,
-    driven to the exact value by null-window searches (MTD(f)), with
+    Works on a private clone of the deal, applying actions and taking them back in
+    the search itself (``_search``, ``_trick_end``, ``_other_action``): the play
+    phase's steps mirrored on the fields the rules, their conditions, the melds'
+    formulas and the scoring read, the stock drawn from after a trick, closed and
+    exchanged as the engine does (the history of tricks is not kept). Melds announced
+    with a lead, closing the stock, exchanging the face-up card and conceding are
+    moves like card plays; the stock's order is taken as known; a deal that ends at
+    once (a goal reached, a concession) is a leaf like the last trick. The search is
+    fail-soft alpha-beta, driven to the exact value by null-window searches (MTD(f):
+    the first question at heuristic players' result where 7 tricks or more are left,
+    then a step from each bound proved, of 1 where the answer went past the question,
+    doubling while it does not, never past the middle of what is left), with
 
     * a transposition table for positions between tricks (and the root), keyed by the
       position (hands, whose turn, trumps) and by what of the past the scoring can
@@ -41,7 +45,40 @@ The general search (``_General``)
       with no card between them still in play (in a hand, the trick or the stock),
       worth the same points and named by no rule, give the same result; only the
       highest of them is searched;
-    * the last trick played out directly.
+    * the last trick played out directly;
+    * the points search below. The root's best action is the one whose search proved
+      the root's value (a search failing high at it, for a seat of the side).
+
+The points search (``_Points``, ``_Curves``)
+    The table above keeps the past, so the same cards left with the points taken so
+    far shared differently are searched again. Where the rest of the play is
+    ordinary trick play with no meld left to announce (no hand holds one, the spec
+    has no concession, no condition on a rule of play, no card worth less than 0, and
+    reads nothing of the play but tricks, card points and melds), the result may be
+    one function of a single total: the card points the side takes from here on.
+    ``_Curves`` decides it by tracing the spec's own scoring: ``settle`` is run with
+    each active seat's final tricks and card points as ``_Traced`` numbers (the value
+    at one way of sharing the rest, and an affine form over the unknowns) that
+    record every test the scoring makes on them. The trace gives one path through
+    the scoring with the result's form there; the path serves every total t for
+    which each test comes out the same for every way of sharing the rest with the
+    side taking t points (every seat any of the tricks, the side's seats any split
+    of t, the others of the rest: ``_Path.extent``), and the form must give the
+    same result for all of them (one coefficient for the side's seats, one for the
+    others, one for every seat's tricks). Anything the trace cannot follow (a product
+    of two unknowns, a look-up by one) refuses. Paths are kept and reused for other
+    pasts; each new one is also checked by scoring two ways of sharing the rest
+    plainly. Where every t is served and the result rises (or falls) with t, the
+    minimax of the result is the curve's value at the minimax of t, so ``_Points``
+    searches t alone: a compact copy of the position (hands as masks), a table keyed
+    by the position only (bounds on the side's future points), the question the
+    window asks of the result turned into one on t through the curve (``_on_points``),
+    the table looked up before each last card of a trick is searched (a card whose
+    bound settles the question is taken without a search). It starts between tricks,
+    or inside a trick as soon as the last meld is led; what it proves is kept in the
+    general table too. A scoring that reads each seat's own share (a per-seat
+    rounding, a bonus past a per-seat threshold, tricks counted beside points) fails
+    the check there and is searched on the results.
 
 The trick search (``_Tricks``)
     Where the spec's scoring reads nothing of the play but tricks, and scoring every
@@ -500,7 +537,7 @@ _POINTS_TALLY_NAMES = (" taken by ", "last trick winner", "leader", " held by ",
 
 def _points_searchable(g, side, others) -> bool:
     """The spec lets the rest of ordinary trick play be searched on the side's future
-    card points (``_points_curve`` decides where): the scoring reads nothing of the
+    card points (``_Curves`` decides where): the scoring reads nothing of the
     play but each seat's tricks and card points and the melds announced (no formula
     about the cards taken, who won the last trick or led, the cards held), no play
     rule has a condition, there is no concession, and no card is worth less than 0."""
@@ -516,10 +553,10 @@ def _points_searchable(g, side, others) -> bool:
 # ways of sharing the rest: (comparison, answer) -> alternatives, each a list of
 # conditions ("lo", k): lo >= k, ("hi", k): hi <= k, all of which must hold.
 _ANSWERS = {
-    (">=", True): (((("lo", 0),)),), (">=", False): (((("hi", -1),)),),
-    (">", True): (((("lo", 1),)),), (">", False): (((("hi", 0),)),),
-    ("<=", True): (((("hi", 0),)),), ("<=", False): (((("lo", 1),)),),
-    ("<", True): (((("hi", -1),)),), ("<", False): (((("lo", 0),)),),
+    (">=", True): ((("lo", 0),),), (">=", False): ((("hi", -1),),),
+    (">", True): ((("lo", 1),),), (">", False): ((("hi", 0),),),
+    ("<=", True): ((("hi", 0),),), ("<=", False): ((("lo", 1),),),
+    ("<", True): ((("hi", -1),),), ("<", False): ((("lo", 0),),),
     ("==", True): ((("lo", 0), ("hi", 0)),), ("==", False): ((("lo", 1),), (("hi", -1),)),
     ("!=", True): ((("lo", 1),), (("hi", -1),)), ("!=", False): ((("lo", 0), ("hi", 0)),),
 }
@@ -586,8 +623,9 @@ class _Path:
 
 class _Curves:
     """Where the rest of ordinary trick play (no meld to come) is scored by one total:
-    the side's card points from here on. For a position between tricks, with `total`
-    card points and `left` tricks still to play, ``curve`` gives the scaled result for
+    the side's card points from here on. For a position (between tricks, or inside one:
+    the cards on the trick count among those left), with `total` card points and `left`
+    tricks still to play (the current one included), ``curve`` gives the scaled result for
     each number of points t the side may take (a list for t = 0 … total) and whether
     it rises (True) or falls (False) with t, or None where the result is not such a
     function.
@@ -702,7 +740,6 @@ class _Curves:
             p = _Path(co, const, tr.tests, js, jo, n)
             if p.slope is not None:
                 rng = self.rng
-                A, B, b = p.slope
                 for _ in range(2):
                     final = list(past)
                     for part, share in ((js, t0), (jo, total - t0), (range(n, 2 * n), left)):
@@ -763,7 +800,7 @@ class _General(_Budget):
         self.lasts = {}       # a last trick (hands, leader, trumps) -> (winner, points, cards)
         self.no_hands = (0,) * len(d.hands)
         # the rest of the play searched on the side's future card points where the
-        # result is a rising or falling function of them (``_points_curve``)
+        # result is a rising or falling function of them (``_Curves``)
         self.by_points = self.fast and _points_searchable(g, side, others)
         self.curves = {}      # what of the past the scoring reads -> the curve, or None
         self.meld_masks = tuple({mk for mk, _, _, _ in g.meld_leads})
@@ -1350,10 +1387,10 @@ class _General(_Budget):
 
     # ------------------------------------------------------------ on the side's future points
     def _curve(self):
-        """Between tricks: the result as a function of the side's future card points
-        ((rising?, [result for 0 … the points left])) where it is one and no meld can
-        be announced any more, else None; worked out once for each past the scoring
-        can tell apart."""
+        """The result as a function of the side's future card points ((rising?,
+        [result for 0 … the points left]), between tricks or inside one, the trick's
+        cards among those left) where it is one and no meld can be announced any
+        more, else None; worked out once for each past the scoring can tell apart."""
         d = self.d
         hands = d.hands
         for mk in self.meld_masks:
@@ -1494,7 +1531,7 @@ class _General(_Budget):
 # ---------------------------------------------------------------- the points search
 class _Points(_Budget):
     """Alpha-beta over the card points the side takes from now on, where the result is
-    a rising or falling function of them (``_points_curve``): ordinary trick play, no
+    a rising or falling function of them (``_Curves``): ordinary trick play, no
     meld to come, on a compact copy of the position (hands as masks, the trick as a
     list). Positions between tricks go in a table keyed by the position alone (the
     leader, the hands, trumps), holding bounds on the side's future points: the same

@@ -33,8 +33,11 @@ VARIANTS = {
                      "-(points of seat + 10 * tricks of seat)\n"),
     "all-doubled": ("scoring:\n  replace defender-result [house]: when played, each defender scores "
                     "-2 * points of seat\n"),
+    # points count against whoever takes them: the result falls as the side's points rise
+    "points-hurt": ("scoring:\n  replace declarer-result [house]: when played, the declarer scores points of seat\n"
+                    "  replace defender-result [house]: when played, each defender scores points of seat\n"),
 }
-EXACT_VARIANTS = ["all-doubled"]
+EXACT_VARIANTS = ["all-doubled", "points-hurt"]
 
 
 @pytest.fixture(scope="module")
