@@ -1566,8 +1566,8 @@ class _Points(_Budget):
         self.left = 0
 
     def run(self, d, up: bool, alpha: int, beta: int) -> int:
-        """The side's future card points from the deal's position between tricks (a
-        bound on them outside (alpha, beta), fail-soft)."""
+        """The side's future card points from the deal's position, between tricks or
+        inside one (a bound on them outside (alpha, beta), fail-soft)."""
         hands = self.hands = list(d.hands)
         self.turn = d.turn
         self.trick = list(d.trick)
