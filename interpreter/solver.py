@@ -21,14 +21,18 @@ What is being maximised
     penalty points, a contract that must take no trick all come from the spec.
 
 The general search (``_General``)
-    Works on a private clone of the deal, applying actions and undoing them: the play
-    phase's own steps are mirrored in ``_do``/``_undo`` for ordinary trick play; with a
-    stock, closing, exchanging or a deal that may end at once it applies the engine's
-    ``Play.apply`` and restores a snapshot. Melds announced with a lead, closing the
-    stock, exchanging the face-up card and conceding are moves like card plays; the
-    stock's order is taken as known; a deal that ends at once (a goal reached, a
-    concession) is a leaf like the last trick. The search is fail-soft alpha-beta,
-    driven to the exact value by null-window searches (MTD(f)), with
+    Works on a private clone of the deal, applying actions and taking them back in
+    the search itself (``_search``, ``_trick_end``, ``_other_action``): the play
+    phase's steps mirrored on the fields the rules, their conditions, the melds'
+    formulas and the scoring read, the stock drawn from after a trick, closed and
+    exchanged as the engine does (the history of tricks is not kept). Melds announced
+    with a lead, closing the stock, exchanging the face-up card and conceding are
+    moves like card plays; the stock's order is taken as known; a deal that ends at
+    once (a goal reached, a concession) is a leaf like the last trick. The search is
+    fail-soft alpha-beta, driven to the exact value by null-window searches (MTD(f):
+    the first question at heuristic players' result where 7 tricks or more are left,
+    then a step from each bound proved, of 1 where the answer went past the question,
+    doubling while it does not, never past the middle of what is left), with
 
     * a transposition table for positions between tricks (and the root), keyed by the
       position (hands, whose turn, trumps) and by what of the past the scoring can
@@ -41,7 +45,40 @@ The general search (``_General``)
       with no card between them still in play (in a hand, the trick or the stock),
       worth the same points and named by no rule, give the same result; only the
       highest of them is searched;
-    * the last trick played out directly.
+    * the last trick played out directly;
+    * the points search below. The root's best action is the one whose search proved
+      the root's value (a search failing high at it, for a seat of the side).
+
+The points search (``_Points``, ``_Curves``)
+    The table above keeps the past, so the same cards left with the points taken so
+    far shared differently are searched again. Where the rest of the play is
+    ordinary trick play with no meld left to announce (no hand holds one, the spec
+    has no concession, no condition on a rule of play, no card worth less than 0, and
+    reads nothing of the play but tricks, card points and melds), the result may be
+    one function of a single total: the card points the side takes from here on.
+    ``_Curves`` decides it by tracing the spec's own scoring: ``settle`` is run with
+    each active seat's final tricks and card points as ``_Traced`` numbers (the value
+    at one way of sharing the rest, and an affine form over the unknowns) that
+    record every test the scoring makes on them. The trace gives one path through
+    the scoring with the result's form there; the path serves every total t for
+    which each test comes out the same for every way of sharing the rest with the
+    side taking t points (every seat any of the tricks, the side's seats any split
+    of t, the others of the rest: ``_Path.extent``), and the form must give the
+    same result for all of them (one coefficient for the side's seats, one for the
+    others, one for every seat's tricks). Anything the trace cannot follow (a product
+    of two unknowns, a look-up by one) refuses. Paths are kept and reused for other
+    pasts; each new one is also checked by scoring two ways of sharing the rest
+    plainly. Where every t is served and the result rises (or falls) with t, the
+    minimax of the result is the curve's value at the minimax of t, so ``_Points``
+    searches t alone: a compact copy of the position (hands as masks), a table keyed
+    by the position only (bounds on the side's future points), the question the
+    window asks of the result turned into one on t through the curve (``_on_points``),
+    the table looked up before each last card of a trick is searched (a card whose
+    bound settles the question is taken without a search). It starts between tricks,
+    or inside a trick as soon as the last meld is led; what it proves is kept in the
+    general table too. A scoring that reads each seat's own share (a per-seat
+    rounding, a bonus past a per-seat threshold, tricks counted beside points) fails
+    the check there and is searched on the results.
 
 The trick search (``_Tricks``)
     Where the spec's scoring reads nothing of the play but tricks, and scoring every
@@ -69,7 +106,9 @@ The trick search (``_Tricks``)
 """
 from __future__ import annotations
 
+import bisect
 import copy
+import random
 import time
 
 from .engine import DONE, PLAY, TERMINAL, bits
@@ -360,9 +399,372 @@ def _classes_of(allowed: int, in_play: int, suit, pts, special) -> dict:
     return out
 
 
+# ---------------------------------------------------------------- the scoring traced
+class _Untraceable(Exception):
+    """The scoring did something with a traced number that the trace cannot follow
+    (multiplied two of them, looked something up by one …)."""
+
+
+class _Traced(int):
+    """A number of the scoring that depends on the rest of the play: its value at the
+    point the scoring is traced at, and its coefficients over the future tallies (an
+    affine form ``const + co · x``). Arithmetic keeps the form; comparisons and tests
+    answer for the point and are recorded in the trace (``_Trace``) with their answer,
+    so that the trace says for which other points the scoring takes the same path.
+    Anything the form cannot follow raises ``_Untraceable``."""
+
+    def __new__(cls, value, co, tr):
+        x = int.__new__(cls, value)
+        x.v, x.co, x.tr = value, co, tr
+        return x
+
+    def _form(self, o):
+        """(value, coefficients) of another operand."""
+        if o.__class__ is _Traced:
+            return o.v, o.co
+        if isinstance(o, int):
+            return int(o), None
+        raise _Untraceable(type(o).__name__)
+
+    def _new(self, v, co):
+        return _Traced(v, co, self.tr) if any(co) else v
+
+    def __add__(self, o):
+        v, co = self._form(o)
+        return self._new(self.v + v, self.co if co is None else tuple(a + b for a, b in zip(self.co, co)))
+
+    __radd__ = __add__
+
+    def __sub__(self, o):
+        v, co = self._form(o)
+        return self._new(self.v - v, self.co if co is None else tuple(a - b for a, b in zip(self.co, co)))
+
+    def __rsub__(self, o):
+        v, co = self._form(o)
+        neg = tuple(-a for a in self.co)
+        return self._new(v - self.v, neg if co is None else tuple(a + b for a, b in zip(neg, co)))
+
+    def __neg__(self):
+        return self._new(-self.v, tuple(-a for a in self.co))
+
+    def __pos__(self):
+        return self
+
+    def __mul__(self, o):
+        v, co = self._form(o)
+        if co is not None:
+            raise _Untraceable("a product of two numbers that depend on the play")
+        return self._new(self.v * v, tuple(a * v for a in self.co))
+
+    __rmul__ = __mul__
+
+    def __floordiv__(self, o):
+        v, co = self._form(o)
+        if co is not None or v == 0:
+            raise _Untraceable("a division by a number that depends on the play")
+        m = self.v // v
+        # the quotient is m wherever m*v <= x < (m+1)*v (v > 0), m*v >= x > (m+1)*v (v < 0)
+        if v > 0:
+            (self - m * v).tr_cmp(">=", True)
+            (self - (m + 1) * v).tr_cmp("<", True)
+        else:
+            (self - m * v).tr_cmp("<=", True)
+            (self - (m + 1) * v).tr_cmp(">", True)
+        return m
+
+    def __mod__(self, o):
+        return self - o * (self // o)
+
+    def _no(self, *a):
+        raise _Untraceable("an operation the trace cannot follow")
+
+    __rfloordiv__ = __rmod__ = __truediv__ = __rtruediv__ = __pow__ = __rpow__ = _no
+    __divmod__ = __rdivmod__ = __and__ = __rand__ = __or__ = __ror__ = __xor__ = __rxor__ = _no
+    __lshift__ = __rlshift__ = __rshift__ = __rrshift__ = __invert__ = _no
+    __index__ = __int__ = __float__ = __round__ = __trunc__ = __floor__ = __ceil__ = __hash__ = _no
+
+    def tr_cmp(self, op: str, truth: bool):
+        """Record that `self op 0` came out `truth` here."""
+        tr = self.tr
+        const = self.v - sum(a * x for a, x in zip(self.co, tr.point))
+        tr.tests.append((self.co, const, op, truth))
+
+    def _cmp(self, o, op, fn):
+        if o.__class__ is not _Traced and not isinstance(o, int):
+            return NotImplemented
+        d = self - o
+        truth = fn(self.v - (o.v if o.__class__ is _Traced else int(o)), 0)
+        if d.__class__ is _Traced:
+            d.tr_cmp(op, truth)
+        return truth
+
+    def __lt__(self, o):
+        return self._cmp(o, "<", int.__lt__)
+
+    def __le__(self, o):
+        return self._cmp(o, "<=", int.__le__)
+
+    def __gt__(self, o):
+        return self._cmp(o, ">", int.__gt__)
+
+    def __ge__(self, o):
+        return self._cmp(o, ">=", int.__ge__)
+
+    def __eq__(self, o):
+        return self._cmp(o, "==", int.__eq__)
+
+    def __ne__(self, o):
+        return self._cmp(o, "!=", int.__ne__)
+
+    def __bool__(self):
+        truth = self.v != 0
+        self.tr_cmp("!=", truth)
+        return truth
+
+    def __abs__(self):
+        return self if self >= 0 else -self
+
+
+class _Trace:
+    """The point a scoring is traced at (the future tallies' values) and the tests it
+    made on traced numbers: (coefficients, constant, comparison with 0, answer)."""
+    __slots__ = ("point", "tests")
+
+    def __init__(self, point):
+        self.point = point
+        self.tests = []
+
+
+_POINTS_TALLY_NAMES = (" taken by ", "last trick winner", "leader", " held by ", "ended early")
+
+
+def _points_searchable(g, side, others) -> bool:
+    """The spec lets the rest of ordinary trick play be searched on the side's future
+    card points (``_Curves`` decides where): the scoring reads nothing of the
+    play but each seat's tricks and card points and the melds announced (no formula
+    about the cards taken, who won the last trick or led, the cards held), no play
+    rule has a condition, there is no concession, and no card is worth less than 0."""
+    if not g.points_mask or not side or not others or g.concede is not None:
+        return False
+    if any(r.when is not None for r in g.narrows) or min(g.card_points) < 0:
+        return False
+    names = spec_names(g)
+    return not any(t in " " + n + " " for n in names for t in _POINTS_TALLY_NAMES)
+
+
+# What a test's answer needs of its least (lo) and greatest (hi) value over a slice of
+# ways of sharing the rest: (comparison, answer) -> alternatives, each a list of
+# conditions ("lo", k): lo >= k, ("hi", k): hi <= k, all of which must hold.
+_ANSWERS = {
+    (">=", True): ((("lo", 0),),), (">=", False): ((("hi", -1),),),
+    (">", True): ((("lo", 1),),), (">", False): ((("hi", 0),),),
+    ("<=", True): ((("hi", 0),),), ("<=", False): ((("lo", 1),),),
+    ("<", True): ((("hi", -1),),), ("<", False): ((("lo", 0),),),
+    ("==", True): ((("lo", 0), ("hi", 0)),), ("==", False): ((("lo", 1),), (("hi", -1),)),
+    ("!=", True): ((("lo", 1),), (("hi", -1),)), ("!=", False): ((("lo", 0), ("hi", 0)),),
+}
+
+
+class _Path:
+    """One path through the scoring, traced (``_Traced``) over the final tallies of the
+    active seats (each one's card points, then each one's tricks): the result's affine
+    form, and the tests that chose the path. `js`, `jo`: the positions of the side's
+    seats and the other seats among the active ones."""
+    __slots__ = ("co", "const", "tests", "slope")
+
+    def __init__(self, co, const, tests, js, jo, n):
+        self.co, self.const = co, const
+        A, B, b = co[js[0]], co[jo[0]], co[n]
+        # the result as the side's future points t: A*t + B*(total - t) + b*left + …
+        self.slope = (A, B, b) if (all(co[j] == A for j in js) and all(co[j] == B for j in jo)
+                                   and all(co[n + j] == b for j in range(n))) else None
+        self.tests = []
+        for tco, tconst, op, truth in tests:
+            qs = [tco[j] for j in js]
+            qo = [tco[j] for j in jo]
+            fb = tco[n:]
+            self.tests.append((tco, tconst, _ANSWERS[op, truth], min(qs) - min(qo), max(qs) - max(qo),
+                               min(qo), max(qo), min(fb), max(fb)))
+
+    def extent(self, past, t0: int, total: int, left: int) -> int:
+        """The last t (from t0 on) up to which, for every way of sharing the rest in
+        which the side takes t of the `total` points left (and any of the `left`
+        tricks), every test comes out as on this path: -1 if not even at t0. `past`:
+        the tallies so far (in the same order as the form's unknowns)."""
+        end = total
+        for tco, tconst, alts, dl, dh, mino, maxo, minf, maxf in self.tests:
+            off = tconst
+            for a, x in zip(tco, past):
+                if a:
+                    off += a * x
+            lo0 = off + total * mino + left * minf          # lo(t) = lo0 + dl * t
+            hi0 = off + total * maxo + left * maxf          # hi(t) = hi0 + dh * t
+            best = -1
+            for alt in alts:
+                e = total
+                for which, k in alt:
+                    if which == "lo":
+                        if lo0 + dl * t0 < k:
+                            e = -1
+                            break
+                        if dl < 0:
+                            e = min(e, (lo0 - k) // -dl)
+                    else:
+                        if hi0 + dh * t0 > k:
+                            e = -1
+                            break
+                        if dh > 0:
+                            e = min(e, (k - hi0) // dh)
+                if e > best:
+                    best = e
+            if best < t0:
+                return -1
+            if best < end:
+                end = best
+        return end
+
+
+class _Curves:
+    """Where the rest of ordinary trick play (no meld to come) is scored by one total:
+    the side's card points from here on. For a position (between tricks, or inside one:
+    the cards on the trick count among those left), with `total` card points and `left`
+    tricks still to play (the current one included), ``curve`` gives the scaled result for
+    each number of points t the side may take (a list for t = 0 … total) and whether
+    it rises (True) or falls (False) with t, or None where the result is not such a
+    function.
+
+    The deal's own scoring (``settle``) is run with each active seat's tricks and card
+    points as traced numbers (``_Traced``), at one way of sharing the rest: that gives
+    one path through the scoring (``_Path``), the result an affine form of the final
+    tallies there. A path serves every t for which each of its tests comes out the
+    same for every way of sharing the rest with the side taking t points (``extent``):
+    the scoring then takes that path, and gives that result, for all of them; the
+    result must depend on the tallies only through t there (the same coefficient for
+    each seat of the side, the same for each other seat, the same for every seat's
+    tricks). Paths are kept and reused for other pasts; where none serves, the scoring
+    is traced again. Each new path is also checked by scoring two ways of sharing the
+    rest plainly, drawn at random. The result need only rise or fall, not strictly."""
+
+    def __init__(self, d, side, others, sign, scored):
+        self.side, self.others, self.sign, self.scored = side, others, sign, scored
+        self.active = list(d.active)
+        n = self.n = len(self.active)
+        self.js = [j for j, s in enumerate(self.active) if s in side]
+        self.jo = [j for j, s in enumerate(self.active) if s not in side]
+        self.units = [tuple(int(i == v) for i in range(2 * n)) for v in range(2 * n)]
+        self.paths = {}            # what else the scoring reads (melds, trumps …) -> [_Path]
+        self.blocked = set()       # (that, tricks left, each seat's tricks) where a path was not one
+        self.found = False         # a curve was found
+        self.rng = random.Random(0)
+
+    def curve(self, d, total: int, left: int):
+        active = self.active
+        tricks = [d.tricks[s] for s in active]
+        past = [d.card_points[s] for s in active] + tricks
+        rest = (tuple(d.melds), d.trumps, d.hand_shown, d.exposed_visible)
+        if (rest, left, tuple(tricks)) in self.blocked:
+            return None
+        paths = self.paths.setdefault(rest, [])
+        F = []
+        t0 = 0
+        while t0 <= total:
+            for p in paths:
+                e = p.extent(past, t0, total, left)
+                if e >= t0:
+                    break
+            else:
+                p = self._trace(d, past, t0, total, left)
+                e = -1 if p is None else p.extent(past, t0, total, left)
+                if e < t0:
+                    # the path taken there depends on more than the side's total (or
+                    # cannot be traced): not tried again with these tricks so far
+                    self.blocked.add((rest, left, tuple(tricks)))
+                    return None
+                if len(paths) < 256:
+                    paths.append(p)
+            if p.slope is None:
+                return None
+            A, B, b = p.slope
+            base = p.const + sum(a * x for a, x in zip(p.co, past)) + B * total + b * left
+            F += [base + (A - B) * t for t in range(t0, e + 1)]
+            t0 = e + 1
+        if all(a <= b for a, b in zip(F, F[1:])):
+            self.found = True
+            return True, F
+        if all(a >= b for a, b in zip(F, F[1:])):
+            self.found = True
+            return False, F
+        return None
+
+    def _score(self, d, final, tr):
+        """The scaled result of the deal ended with these final tallies (traced with
+        `tr`, or plainly where it is None)."""
+        n = self.n
+        cp, tk = list(d.card_points), list(d.tricks)
+        for j, s in enumerate(self.active):
+            if tr is None:
+                cp[s], tk[s] = final[j], final[n + j]
+            else:
+                cp[s] = _Traced(final[j], self.units[j], tr)
+                tk[s] = _Traced(final[n + j], self.units[n + j], tr)
+        d.card_points, d.tricks = cp, tk
+        _put_scored(d, self.scored)
+        settle(d)
+        return _scaled(d.deltas, self.side, self.others, self.sign)
+
+    def _trace(self, d, past, t0: int, total: int, left: int):
+        """The path the scoring takes where the side takes t0 of the points left (at
+        one way of sharing the rest), checked at two ways drawn at random; None where
+        the trace cannot follow the scoring or a check fails."""
+        n = self.n
+        js, jo = self.js, self.jo
+        in_play = 0
+        for h in d.hands:
+            in_play |= h
+        saved = (d.card_points, d.tricks, d.hands, d.tricks_done, d.tricks_left, d.played, d.phase, d._ph, d.turn,
+                 d.trick)
+        d.trick = []
+        d.hands = [0] * len(d.hands)
+        d.tricks_done += left
+        d.tricks_left = 0
+        d.played |= in_play
+        d.phase, d._ph, d.turn = DONE, None, TERMINAL
+        try:
+            final = list(past)
+            final[js[0]] += t0
+            final[jo[0]] += total - t0
+            final[n + js[0]] += left
+            tr = _Trace(final)
+            r = self._score(d, final, tr)
+            if r.__class__ is _Traced:
+                co, const = r.co, r.v - sum(a * x for a, x in zip(r.co, final))
+            else:
+                co, const = (0,) * (2 * n), r
+            p = _Path(co, const, tr.tests, js, jo, n)
+            if p.slope is not None:
+                rng = self.rng
+                for _ in range(2):
+                    final = list(past)
+                    for part, share in ((js, t0), (jo, total - t0), (range(n, 2 * n), left)):
+                        part = list(part)
+                        for _ in range(share):
+                            final[rng.choice(part)] += 1
+                    want = const + sum(a * x for a, x in zip(co, final))
+                    if self._score(d, final, None) != want:
+                        return None
+            return p
+        except Exception:        # the trace cannot follow the scoring: search the results
+            return None
+        finally:
+            (d.card_points, d.tricks, d.hands, d.tricks_done, d.tricks_left, d.played,
+             d.phase, d._ph, d.turn, d.trick) = saved
+            _put_scored(d, self.scored)
+
+
 # ---------------------------------------------------------------- the general search
 class _General(_Budget):
     """Alpha-beta over the results themselves, applying actions to the clone."""
+    check_at = 1024       # the node count at which the time and nodes spent are next checked
 
     def __init__(self, d, side, others, sign):
         g = self.g = d.game
@@ -400,6 +802,22 @@ class _General(_Budget):
         self.root_at = (d.tricks_done, len(d.trick))      # the one node inside a trick kept in the table
         self.lasts = {}       # a last trick (hands, leader, trumps) -> (winner, points, cards)
         self.no_hands = (0,) * len(d.hands)
+        # the rest of the play searched on the side's future card points where the
+        # result is a rising or falling function of them (``_Curves``)
+        self.by_points = self.fast and _points_searchable(g, side, others)
+        self.curves = {}      # what of the past the scoring reads -> the curve, or None
+        self.meld_masks = tuple({mk for mk, _, _, _ in g.meld_leads})
+        # a deal's end differs in what the first trick's end decides (an open hand …)
+        self.first_decides = g.open_hand is not None or self.dealer_up
+        self.point_masks = [(v, sum(1 << c for c in range(g.n_cards) if self.points[c] == v))
+                            for v in sorted(set(self.points)) if v]
+        self.points_search = None
+        self.scoring = None
+        self.front = {}       # a position and its past -> its curve (None: not searched on points)
+        self.ends = g.deal_ends
+        self.draw = g.draw
+        self.PASS, self.CLOSE, self.EXCHANGE = g.codec.PASS, g.codec.CLOSE, g.codec.EXCHANGE
+        self.rep_cache = {}   # (a suit's cards allowed, its cards in play) -> the cards searched
 
     # ------------------------------------------------------------ leaves
     def _finish(self):
@@ -485,13 +903,57 @@ class _General(_Budget):
         g = self.g
         return _classes_of(self._allowed(self.d.turn), self._in_play(), g.card_suit, self.points, self.special)
 
-    def _reps(self, allowed: int) -> list:
-        """The cards of `allowed` worth searching: the highest of each run of
-        equivalent cards (same suit and points, no card in play between them)."""
+    def _moves(self, s: int, first) -> list:
+        """The moves searched at this node, best guesses first: of each run of
+        equivalent cards (same suit and points, no card in play between them, none
+        special) only the highest, each suit's remembered by holding; following,
+        points to a partner's trick, else the cheapest winner, else the lowest card;
+        leading, closing and exchanging first, then melds, then the highest card."""
+        d = self.d
+        trick = d.trick
+        hand = d.hands[s]
+        in_play = self.universe & ~d.played
+        for _, c in trick:
+            in_play |= 1 << c
+        allowed = self.follow(d, hand, d.trick_suit, d.trumps, d.win_card) if trick else self.lead(d, hand)
+        cards = []
+        cache = self.rep_cache
+        for sm in self.g.suit_mask:
+            a = allowed & sm
+            if a:
+                key = (a, in_play & sm)
+                r = cache.get(key)
+                if r is None:
+                    r = cache[key] = self._reps_in(a, in_play & sm)
+                cards += r
+        if trick:
+            if len(cards) > 1:
+                keys = d.trick_keys
+                wk = keys[d.win_card]
+                pts = self.points
+                if (d.win_seat in self.side_set) == (s in self.side_set):
+                    # a partner wins: points to it, else the lowest card
+                    cards.sort(key=lambda c: (keys[c] > wk, -pts[c], keys[c]))
+                else:
+                    # the cheapest winner, else the lowest card
+                    cards.sort(key=lambda c: (keys[c] <= wk, pts[c] if keys[c] <= wk else 0, keys[c]))
+        else:
+            cards.sort(key=self.g.card_rank.__getitem__)
+            if self.meld_masks:
+                cards = Play.meld_leads(d, s, allowed) + cards
+            if not self.fast:
+                cards = Play.pre_lead(d, s) + cards
+        if self.concede and d._can_concede(s):
+            cards.append(self.CONCEDE)
+        if first is not None and cards and cards[0] != first and first in cards:
+            cards.remove(first)
+            cards.insert(0, first)
+        return cards
+
+    def _reps_in(self, allowed: int, in_play: int) -> list:
+        """The cards of `allowed` (of one suit, `in_play` its cards in play) worth
+        searching: the highest of each run of equivalent cards."""
         out = []
-        in_play = self._in_play()
-        SM = self.g.suit_mask
-        suit = self.g.card_suit
         pts = self.points
         special = self.special
         m = allowed
@@ -499,43 +961,13 @@ class _General(_Budget):
             low = m & -m
             c = low.bit_length() - 1
             m ^= low
-            above = in_play & SM[suit[c]] & (low - 1)
+            above = in_play & (low - 1)
             if above:
                 h = above.bit_length() - 1           # the next higher card in play
                 if allowed >> h & 1 and pts[h] == pts[c] and not special & ((1 << h) | low):
                     continue
             out.append(c)
         return out
-
-    def _moves(self, s: int, first=None) -> list:
-        """The moves searched at this node, best guesses first."""
-        d = self.d
-        g = self.g
-        allowed = self._allowed(s)
-        cards = self._reps(allowed)
-        if d.trick:
-            keys = d.trick_keys
-            wk = keys[d.win_card]
-            pts = self.points
-            if (d.win_seat in self.side_set) == (s in self.side_set):
-                # a partner wins: points to it, else the lowest card
-                cards.sort(key=lambda c: (keys[c] > wk, -pts[c], keys[c]))
-            else:
-                # the cheapest winner, else the lowest card
-                cards.sort(key=lambda c: (keys[c] <= wk, pts[c] if keys[c] <= wk else 0, keys[c]))
-            moves = cards
-        else:
-            moves = sorted(cards, key=g.card_rank.__getitem__)
-            if g.melds:
-                moves = Play.meld_leads(d, s, allowed) + moves
-            if not self.fast:
-                moves = Play.pre_lead(d, s) + moves
-        if self.concede and d._can_concede(s):
-            moves.append(self.CONCEDE)
-        if first is not None and first in moves and moves[0] != first:
-            moves.remove(first)
-            moves.insert(0, first)
-        return moves
 
     # ------------------------------------------------------------ applying, undoing
     def _do(self, s: int, a: int):
@@ -675,102 +1107,252 @@ class _General(_Budget):
     # ------------------------------------------------------------ the search
     def _search(self, alpha: int, beta: int) -> int:
         """Fail-soft alpha-beta: the value if it lies inside (alpha, beta), else a
-        bound on the side of the window it fell."""
+        bound on the side of the window it fell. Actions are applied and taken back
+        here (``_other_action``, ``_trick_end``), on the fields of the clone that the
+        rules, their conditions, the melds' formulas and the scoring read (the history
+        of tricks is not kept)."""
         d = self.d
         if d.phase != PLAY:
             return self._leaf()
         self.nodes += 1
-        if self.nodes & 1023 == 0:
+        if self.nodes >= self.check_at:
+            self.check_at = self.nodes + 1024
             self._check_budget()
-        if self.fast and not d.trick and d.hands[d.turn].bit_count() == 1 and not self.concede:
-            return self._last_trick()
-        if d.trick and (d.tricks_done, len(d.trick)) != self.root_at:
-            return self._inside(alpha, beta)
-        key = self._key()
-        ent = self.tt.get(key)
-        fkey = key[:5]
-        first = self.order.get(fkey)
-        lo, hi = -INF, INF
-        if ent is not None:
-            lo, hi = ent[0], ent[1]
-            if lo >= beta:
-                return lo
-            if hi <= alpha:
-                return hi
-            if lo == hi:
-                return lo
-            if lo > alpha:
-                alpha = lo
-            if hi < beta:
-                beta = hi
-            if ent[2] is not None:
-                first = ent[2]
+        trick = d.trick
         s = d.turn
+        key = first = None
+        lo, hi = -INF, INF
+        if trick and self.by_points and d.pending_trumps is None and (d.tricks_done, len(trick)) != self.root_at:
+            # inside a trick, the last meld just led: the rest on the side's points
+            cv = self._curve()
+            if cv is not None:
+                return self._on_points(cv, alpha, beta)
+        if not trick or (d.tricks_done, len(trick)) == self.root_at:
+            if not trick and d.hands[s].bit_count() == 1 and self.fast and not self.concede:
+                return self._last_trick()
+            key = self._key()
+            ent = self.tt.get(key)
+            if ent is not None:
+                lo, hi = ent[0], ent[1]
+                if lo >= beta:
+                    return lo
+                if hi <= alpha:
+                    return hi
+                if lo == hi:
+                    return lo
+                if lo > alpha:
+                    alpha = lo
+                if hi < beta:
+                    beta = hi
+            if self.by_points and not trick and (d.tricks_done, 0) != self.root_at:
+                cv = self.front.get(key, False)
+                if cv is False:
+                    cv = self.front[key] = self._curve()
+                if cv is not None:
+                    # the rest is searched on the side's future points: what that
+                    # proved is kept here as for any position
+                    v = self._on_points(cv, alpha, beta)
+                    if v <= alpha:
+                        hi = v
+                    elif v >= beta:
+                        lo = v
+                    else:
+                        lo = hi = v
+                    self.tt[key] = (lo, hi, None)
+                    return v
+            fkey = key[:5]
+            first = self.order.get(fkey)
+            if ent is not None and ent[2] is not None:
+                first = ent[2]
         maxing = s in self.side_set
         a0, b0 = alpha, beta
-        best_move = None
-        if maxing:
-            best = -INF
-            for a in self._moves(s, first):
-                u = self._do(s, a)
-                v = self._search(alpha, beta)
-                self._undo(s, u)
-                if v > best:
-                    best, best_move = v, a
-                    if v > alpha:
-                        alpha = v
-                        if alpha >= beta:
-                            break
-        else:
-            best = INF
-            for a in self._moves(s, first):
-                u = self._do(s, a)
-                v = self._search(alpha, beta)
-                self._undo(s, u)
-                if v < best:
-                    best, best_move = v, a
-                    if v < beta:
-                        beta = v
-                        if alpha >= beta:
-                            break
-        # what the search proved, beside the bounds known before: an upper bound when
-        # it failed low, a lower bound when it failed high, else the value itself
-        if best <= a0:
-            hi = best
-        elif best >= b0:
-            lo = best
-        else:
-            lo = hi = best
-        self.tt[key] = (lo, hi, best_move)
-        if best_move is not None and (best > a0 if maxing else best < b0):
-            self.order[fkey] = best_move
-        return best
-
-    def _inside(self, alpha: int, beta: int) -> int:
-        """A node inside a trick: searched without the table (its positions are rarely
-        met twice, and keeping them costs more than it saves)."""
-        d = self.d
-        s = d.turn
-        maxing = s in self.side_set
         best = -INF if maxing else INF
-        for a in self._moves(s):
-            u = self._do(s, a)
-            v = self._search(alpha, beta)
-            self._undo(s, u)
+        best_move = None
+        g = self.g
+        hands = d.hands
+        MELD = self.MELD
+        suit_of = g.card_suit
+        last = len(trick) + 1 == d.n_active
+        for a in self._moves(s, first):
+            if a >= self.PASS:
+                v = self._other_action(s, a, alpha, beta)
+            else:
+                # play the card (announcing a meld with it)
+                pend = d.pending_trumps
+                if a >= MELD:
+                    mi, card = divmod(a - MELD, g.n_cards)
+                    m = g.melds[mi]
+                    suit = suit_of[card]
+                    d.melds.append((s, mi, suit, m.worth(d, Env(s, suit))))
+                    if m.makes_trumps:
+                        d.pending_trumps = suit
+                else:
+                    card = a
+                bit = 1 << card
+                hands[s] ^= bit
+                d.played ^= bit
+                before = (d.trick_suit, d.trick_keys, d.win_seat, d.win_card, d.exposed_visible)
+                if card == d.exposed and self.dealer_up:
+                    d.exposed_visible = False
+                trick.append((s, card))
+                if len(trick) == 1:
+                    d.trick_suit = suit_of[card]
+                    d.trick_keys = g.trick_keys[d.trumps + 1][d.trick_suit]
+                    d.win_seat, d.win_card = s, card
+                elif d.trick_keys[card] > d.trick_keys[d.win_card]:
+                    d.win_seat, d.win_card = s, card
+                if a >= MELD and self.ends is not None and self.ends(d, EMPTY):
+                    v = self._ended(s)             # the meld ends the deal at once
+                elif last:
+                    v = self._trick_end(alpha, beta)
+                else:
+                    d.turn = d.next_seat[s]
+                    v = self._search(alpha, beta)
+                    d.turn = s
+                # take it back
+                trick.pop()
+                hands[s] |= bit
+                d.played ^= bit
+                d.trick_suit, d.trick_keys, d.win_seat, d.win_card, d.exposed_visible = before
+                if a >= MELD:
+                    d.melds.pop()
+                    d.pending_trumps = pend
             if maxing:
                 if v > best:
-                    best = v
+                    best, best_move = v, a
                     if v > alpha:
                         alpha = v
                         if alpha >= beta:
                             break
             elif v < best:
-                best = v
+                best, best_move = v, a
                 if v < beta:
                     beta = v
                     if alpha >= beta:
                         break
+        if key is not None:
+            if best <= a0:
+                hi = best
+            elif best >= b0:
+                lo = best
+            else:
+                lo = hi = best
+            self.tt[key] = (lo, hi, best_move)
+            if best_move is not None and (best > a0 if maxing else best < b0):
+                self.order[fkey] = best_move
+                if (d.tricks_done, len(trick)) == self.root_at:
+                    self.root_cut = best_move     # the root's move that proved its value or bound
         return best
+
+    def _other_action(self, s: int, a: int, alpha: int, beta: int) -> int:
+        """A concession, closing the stock or exchanging the face-up card: applied, the
+        search from there, taken back."""
+        d = self.d
+        if a == self.CONCEDE:
+            d.conceded = True
+            self._finish()
+            v = self._leaf()
+            d.conceded = False
+            d.phase, d._ph, d.turn = PLAY, Play, s
+        elif a == self.CLOSE:
+            saved = (d.closed, d.closer, d.tricks_at_close)
+            d.closed, d.closer, d.tricks_at_close = True, s, list(d.tricks)
+            v = self._search(alpha, beta)
+            d.closed, d.closer, d.tricks_at_close = saved
+        else:
+            card = a - self.EXCHANGE
+            hand, up, exposed = d.hands[s], d.stock[-1], d.exposed
+            d.hands[s] = (hand & ~(1 << card)) | (1 << up)
+            d.stock[-1] = card
+            d.exposed = card
+            v = self._search(alpha, beta)
+            d.hands[s], d.stock[-1], d.exposed = hand, up, exposed
+        return v
+
+    def _ended(self, s: int) -> int:
+        """The deal ends at once (a goal reached): scored as it stands."""
+        d = self.d
+        d.ended_early = True
+        self._finish()
+        v = self._leaf()
+        d.ended_early = False
+        d.phase, d._ph, d.turn = PLAY, Play, s
+        return v
+
+    def _trick_end(self, alpha: int, beta: int) -> int:
+        """The trick just completed is taken by its winner, who leads the next (or the
+        deal ends and is scored); searched on, then taken back."""
+        d = self.d
+        trick = d.trick
+        w = d.win_seat
+        cp = self.points
+        pts = m = 0
+        for _, c in trick:
+            pts += cp[c]
+            m |= 1 << c
+        d.tricks[w] += 1
+        d.card_points[w] += pts
+        d.taken[w] |= m
+        saved = (d.tricks_done, d.hand_shown, d.exposed_visible, d.trumps, d.pending_trumps,
+                 d.leader, d.turn, d.tricks_left, d.last_trick_winner)
+        d.trick = []
+        d.tricks_done += 1
+        if d.tricks_done == 1 and self.first_decides:
+            if self.dealer_up:
+                d.exposed_visible = False
+            g = self.g
+            if g.open_hand is not None and g.open_hand(d, EMPTY):
+                d.hand_shown = True
+        if d.pending_trumps is not None:
+            d.trumps, d.pending_trumps = d.pending_trumps, None
+        d.leader = d.turn = w
+        hands = d.hands
+        left = hands[w].bit_count()
+        drawn = None
+        if left and self.ends is not None and self.ends(d, EMPTY):
+            v = self._ended(w)                      # before any card is drawn
+        else:
+            stock = d.stock
+            if self.draw and not d.closed:
+                if stock:
+                    # every seat draws from the stock, the winner first
+                    drawn = []
+                    for t in d.clockwise_from(w, include=True):
+                        if not stock:
+                            break
+                        card = stock.pop(0)
+                        hands[t] |= 1 << card
+                        drawn.append((t, card))
+                        if card == d.exposed:
+                            d.exposed_visible = False
+                    left = hands[w].bit_count()
+                left += len(stock) // d.n_active
+            d.tricks_left = left
+            if not left:
+                d.last_trick_winner = w
+            if self.ends is not None and self.ends(d, EMPTY):
+                d.ended_early = left > 0
+                self._finish()
+                v = self._leaf()
+                d.ended_early = False
+                d.phase, d._ph = PLAY, Play
+            elif left:
+                v = self._search(alpha, beta)
+            else:
+                self._finish()
+                v = self._leaf()
+                d.phase, d._ph = PLAY, Play
+            if drawn:
+                for t, card in reversed(drawn):
+                    hands[t] ^= 1 << card
+                    d.stock.insert(0, card)
+        d.trick = trick
+        (d.tricks_done, d.hand_shown, d.exposed_visible, d.trumps, d.pending_trumps,
+         d.leader, d.turn, d.tricks_left, d.last_trick_winner) = saved
+        d.tricks[w] -= 1
+        d.card_points[w] -= pts
+        d.taken[w] ^= m
+        return v
 
     def _last_trick(self) -> int:
         """Every seat holds one card: play them out and score the end. Who wins the
@@ -806,40 +1388,504 @@ class _General(_Budget):
             self._undo(s, u)
         return v
 
+    # ------------------------------------------------------------ on the side's future points
+    def _curve(self):
+        """The result as a function of the side's future card points ((rising?,
+        [result for 0 … the points left]), between tricks or inside one, the trick's
+        cards among those left) where it is one and no meld can be announced any
+        more, else None; worked out once for each past the scoring can tell apart."""
+        d = self.d
+        hands = d.hands
+        for mk in self.meld_masks:
+            for h in hands:
+                if h & mk == mk:
+                    return None
+        if d.tricks_done == 0 and self.first_decides:
+            return None
+        m = 0
+        for h in hands:
+            m |= h
+        for _, c in d.trick:
+            m |= 1 << c
+        total = 0
+        for v, pm in self.point_masks:
+            total += v * (m & pm).bit_count()
+        left = hands[d.turn].bit_count()
+        key = (total, left, tuple(d.tricks), tuple(d.card_points), tuple(d.melds), d.trumps)
+        cv = self.curves.get(key, False)
+        if cv is False:
+            sc = self.scoring
+            if sc is None:
+                sc = self.scoring = _Curves(d, self.side_set, self.others, self.sign, self.root)
+            cv = self.curves[key] = sc.curve(d, total, left)
+            if cv is None and not sc.found and len(sc.blocked) >= 24:
+                # the scoring has never been one function of the side's points here
+                # (it reads each seat's share, say): stop asking
+                self.by_points = False
+        return cv
+
+    def _on_points(self, cv, alpha: int, beta: int) -> int:
+        """The result from here, fail-soft: the points search (``_Points``) asked the
+        question on the side's future points that the window (alpha, beta) asks of the
+        result, its answer mapped through the curve."""
+        up, F = cv
+        top = len(F) - 1
+        if up:
+            a = bisect.bisect_right(F, alpha) - 1      # the most points with a result <= alpha
+            b = bisect.bisect_left(F, beta)            # the fewest with a result >= beta
+            if a >= top or b <= 0 or F[0] == F[top]:
+                return F[top] if a >= top else F[0]
+        else:
+            G = [-x for x in F]
+            a = bisect.bisect_right(G, -beta) - 1      # the most points with a result >= beta
+            b = bisect.bisect_left(G, -alpha)          # the fewest with a result <= alpha
+            if a >= top or b <= 0 or F[0] == F[top]:
+                return F[top] if a >= top else F[0]
+        ps = self.points_search
+        if ps is None:
+            ps = self.points_search = _Points(self)
+        d = self.d
+        tt = None if d.trick else ps.tables.get((up, d.trumps))
+        if tt is not None:
+            ent = tt.get((d.turn, d.tricks_done == 0, tuple(d.hands)) if ps.first_rules else (d.turn, tuple(d.hands)))
+            if ent is not None:
+                # the points search's table already answers
+                if ent[0] >= b:
+                    return F[min(ent[0], top)]
+                if ent[1] <= a:
+                    return F[max(ent[1], 0)]
+                if ent[0] == ent[1]:
+                    return F[ent[0]]
+        ps.nodes, ps.check_at, ps.deadline, ps.max_nodes = self.nodes, self.check_at, self.deadline, self.max_nodes
+        try:
+            t = ps.run(self.d, up, a, b)
+        finally:
+            self.nodes, self.check_at = ps.nodes, ps.check_at
+        return F[min(max(t, 0), top)]
+
     def _mtdf(self, guess: int, track: bool = False) -> int:
         """The exact value by null-window searches closing in on it (MTD(f)); with
         `track`, the bounds proved so far are kept in ``root_bounds``."""
         lo, hi = -INF, INF
         g = guess
+        beta = guess
+        step = 1
         while lo < hi:
-            beta = g + 1 if g == lo else g
             g = self._search(beta - 1, beta)
-            if g < beta:
-                hi = g
-            else:
+            up = g >= beta
+            if up:
                 lo = g
+            else:
+                hi = g
             if track:
                 self.root_bounds = (lo, hi)
+            # the next question: a step on from the bound just proved, of 1 where the
+            # search's answer went past the question, doubling while it answers no
+            # more than was asked; never beyond the middle of what is left
+            step = 1 if (g > beta if up else g < beta - 1) else step * 2
+            if up:
+                beta = lo + step
+                if hi < INF:
+                    beta = min(beta, (lo + hi + 1) // 2)
+            else:
+                beta = hi + 1 - step
+                if lo > -INF:
+                    beta = max(beta, (lo + hi + 1) // 2)
         return g
 
     # ------------------------------------------------------------ the root
     root_bounds = (-INF, INF)
 
+    root_cut = None
+
     def root_value(self):
-        v = self._mtdf(0, track=True)
-        ent = self.tt.get(self._key())
-        return v, (ent[2] if ent is not None else None)
+        """The root's value, and the move that proved it: its value is proved by a
+        search that fails high at it (for a seat of the side; low for another seat)."""
+        self.root_cut = None
+        v = self._mtdf(self._guess(), track=True)
+        return v, self.root_cut
+
+    def _guess(self) -> int:
+        """A likely value to ask about first: the result of heuristic players playing
+        the deal out, where much is left to play (else 0)."""
+        d = self.d
+        if d.tricks_left < 7:
+            return 0
+        from .heuristic import HeuristicAgent
+        c = copy.deepcopy(d, {id(self.g): self.g})
+        _put_scored(c, self.root)
+        agent = HeuristicAgent(random.Random(0))
+        while c.phase == PLAY:
+            c.apply_action(agent.act(c))
+        return _scaled(c.deltas, self.side, self.others, self.sign) if c.phase == DONE else 0
 
     def root_values(self) -> dict:
         d = self.d
         s = d.turn
         out = {}
         guess = 0
-        for a in self._moves(s):
+        for a in self._moves(s, None):
             u = self._do(s, a)
             out[a] = guess = self._mtdf(guess)
             self._undo(s, u)
         return out
+
+
+# ---------------------------------------------------------------- the points search
+class _Points(_Budget):
+    """Alpha-beta over the card points the side takes from now on, where the result is
+    a rising or falling function of them (``_Curves``): ordinary trick play, no
+    meld to come, on a compact copy of the position (hands as masks, the trick as a
+    list). Positions between tricks go in a table keyed by the position alone (the
+    leader, the hands, trumps), holding bounds on the side's future points: the same
+    cards left with the points so far shared differently are one entry. One table for
+    each direction (`up`: the side's seats maximise the points, else the others do)."""
+    check_at = 1024
+
+    def __init__(self, gen):
+        g = self.g = gen.g
+        d = gen.d
+        self.side = gen.side_set
+        self.others = frozenset(gen.others)
+        self.pts = g.card_points
+        self.suit = g.card_suit
+        self.rank = g.card_rank
+        self.suit_mask = g.suit_mask
+        self.special = gen.special
+        self.follow, self.lead = gen.follow, gen.lead
+        self.next_seat = d.next_seat
+        self.n_active = d.n_active
+        self.active = tuple(d.active)
+        self.first_rules = any(r.first for r in g.narrows) or g.lead_card >= 0
+        self.point_masks = gen.point_masks
+        self.rs = _RuleState(0, -1)
+        self.tables = {}
+        self.lead_keys = {}
+        self.rep_cache = {}
+        self.hands = list(d.hands)
+        self.trick = []
+        self.turn = d.turn
+        self.in_play = 0
+        self.left = 0
+
+    def run(self, d, up: bool, alpha: int, beta: int) -> int:
+        """The side's future card points from the deal's position, between tricks or
+        inside one (a bound on them outside (alpha, beta), fail-soft)."""
+        hands = self.hands = list(d.hands)
+        self.turn = d.turn
+        self.trick = list(d.trick)
+        tr = d.trumps
+        self.keys_of = self.g.trick_keys[tr + 1]
+        self.rs.tricks_done, self.rs.trumps = d.tricks_done, tr
+        self.maxers = self.side if up else self.others
+        self.tt = self.tables.setdefault((up, tr), {})
+        self.lead_key = self.lead_keys.get(tr)
+        if self.lead_key is None:
+            # leads: the highest first, trumps last (the lowest of them first)
+            R = self.g.n_ranks
+            self.lead_key = self.lead_keys[tr] = [(R + R - 1 - self.rank[c]) if self.suit[c] == tr else self.rank[c]
+                                                  for c in range(self.g.n_cards)]
+        m = 0
+        for s in self.active:
+            m |= hands[s]
+        for _, c in self.trick:
+            m |= 1 << c
+        self.in_play = m
+        left = 0
+        for v, pm in self.point_masks:
+            left += v * (m & pm).bit_count()
+        self.left = left
+        if self.trick:
+            self.led, self.win_seat, self.win_card = d.trick_suit, d.win_seat, d.win_card
+        else:
+            self.led = self.win_seat = self.win_card = -1
+        return self._search(alpha, beta)
+
+    # ------------------------------------------------------------ moves
+    def _reps(self, allowed: int) -> list:
+        """The cards of `allowed` worth searching: the highest of each run of cards of a
+        suit with the same points and no card in play between them (none special)."""
+        out = []
+        in_play = self.in_play
+        cache = self.rep_cache
+        for sm in self.suit_mask:
+            a = allowed & sm
+            if a:
+                key = (a, in_play & sm)
+                r = cache.get(key)
+                if r is None:
+                    r = cache[key] = self._suit_reps(a, in_play & sm)
+                out += r
+        return out
+
+    def _suit_reps(self, allowed: int, in_play: int) -> list:
+        out = []
+        pts = self.pts
+        special = self.special
+        m = allowed
+        while m:
+            low = m & -m
+            c = low.bit_length() - 1
+            m ^= low
+            above = in_play & (low - 1)
+            if above:
+                h = above.bit_length() - 1           # the next higher card in play
+                if allowed >> h & 1 and pts[h] == pts[c] and not special & ((1 << h) | low):
+                    continue
+            out.append(c)
+        return out
+
+    def _moves(self, s: int, first) -> list:
+        """The moves searched here, likeliest best first."""
+        trick = self.trick
+        if trick:
+            cards = self._reps(self.follow(self.rs, self.hands[s], self.led, self.rs.trumps, self.win_card))
+            if len(cards) > 1:
+                keys = self.keys_of[self.led]
+                wk = keys[self.win_card]
+                pts = self.pts
+                if (self.win_seat in self.side) == (s in self.side):
+                    if len(trick) + 1 < self.n_active and self._beatable(s, wk):
+                        # a partner wins, but a seat of the other team after this one can
+                        # beat it: the cheapest card that beats the trick, else the fewest points
+                        cards.sort(key=lambda c: (keys[c] <= wk, keys[c] if keys[c] > wk else pts[c], keys[c]))
+                    else:
+                        # a partner wins the trick: points to it, else the lowest card
+                        cards.sort(key=lambda c: (keys[c] > wk, -pts[c], keys[c]))
+                else:
+                    # the cheapest winner, else the fewest points
+                    cards.sort(key=lambda c: (keys[c] <= wk, pts[c] if keys[c] <= wk else 0, keys[c]))
+        else:
+            cards = self._reps(self.lead(self.rs, self.hands[s]))
+            cards.sort(key=self.lead_key.__getitem__)
+        if first is not None and cards[0] != first and first in cards:
+            cards.remove(first)
+            cards.insert(0, first)
+        return cards
+
+    def _beatable(self, s: int, wk: int) -> bool:
+        """A seat of the other team still to play to the trick holds a card that beats
+        the winning card (of the suit led, or any card when void in it)."""
+        keys = self.keys_of[self.led]
+        mine = s in self.side
+        nxt = s
+        led = self.suit_mask[self.led]
+        for _ in range(self.n_active - 1 - len(self.trick)):
+            nxt = self.next_seat[nxt]
+            if (nxt in self.side) == mine:
+                continue
+            h = self.hands[nxt]
+            pool = h & led or h
+            while pool:
+                low = pool & -pool
+                if keys[low.bit_length() - 1] > wk:
+                    return True
+                pool ^= low
+        return False
+
+    # ------------------------------------------------------------ the search
+    def _search(self, alpha: int, beta: int) -> int:
+        """Fail-soft alpha-beta on the side's card points from here on."""
+        self.nodes += 1
+        if self.nodes >= self.check_at:
+            self.check_at = self.nodes + 1024
+            self._check_budget()
+        trick = self.trick
+        hands = self.hands
+        s = self.turn
+        first = key = None
+        if not trick:
+            n = hands[s].bit_count()
+            if n <= 1:
+                return self._last(s) if n else 0
+            key = (s, self.rs.tricks_done == 0, tuple(hands)) if self.first_rules else (s, tuple(hands))
+            ent = self.tt.get(key)
+            if ent is not None:
+                lo, hi, first = ent
+            else:
+                lo, hi = 0, self.left
+            if lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo == hi:
+                return lo
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
+        elif len(trick) + 1 == self.n_active:
+            return self._closing(alpha, beta)
+        maxing = s in self.maxers
+        a0, b0 = alpha, beta
+        best = -INF if maxing else INF
+        best_move = None
+        side = self.side
+        keys_of = self.keys_of
+        suit = self.suit
+        pts = self.pts
+        for c in self._moves(s, first):
+            bit = 1 << c
+            hands[s] ^= bit
+            led, win_seat, win_card = self.led, self.win_seat, self.win_card
+            if not trick:
+                self.led = suit[c]
+                self.win_seat, self.win_card = s, c
+            elif keys_of[led][c] > keys_of[led][win_card]:
+                self.win_seat, self.win_card = s, c
+            trick.append((s, c))
+            if len(trick) < self.n_active:
+                self.turn = self.next_seat[s]
+                v = self._search(alpha, beta)
+            else:
+                w = self.win_seat
+                p = 0
+                m = 0
+                for _, x in trick:
+                    p += pts[x]
+                    m |= 1 << x
+                won = p if w in side else 0
+                self.in_play ^= m
+                self.left -= p
+                self.trick = []
+                self.turn = w
+                self.rs.tricks_done += 1
+                v = won + self._search(alpha - won, beta - won)
+                self.rs.tricks_done -= 1
+                self.trick = trick
+                self.left += p
+                self.in_play ^= m
+            trick.pop()
+            hands[s] |= bit
+            self.led, self.win_seat, self.win_card, self.turn = led, win_seat, win_card, s
+            if maxing:
+                if v > best:
+                    best, best_move = v, c
+                    if v > alpha:
+                        alpha = v
+                        if alpha >= beta:
+                            break
+            elif v < best:
+                best, best_move = v, c
+                if v < beta:
+                    beta = v
+                    if alpha >= beta:
+                        break
+        if key is not None:
+            lo, hi, _ = self.tt.get(key, (0, INF, None))
+            if best <= a0:
+                hi = min(hi, best)
+            elif best >= b0:
+                lo = max(lo, best)
+            else:
+                lo = hi = best
+            self.tt[key] = (lo, hi, best_move)
+        return best
+
+    def _closing(self, alpha: int, beta: int) -> int:
+        """The last card of a trick. What each card leads to is first looked up (the
+        end of the deal, the last trick, or the table's bounds on the position after
+        the trick): a card whose bound already settles the question is taken without
+        searching, and a card that cannot do better than the window is not searched;
+        the rest are searched in order."""
+        s = self.turn
+        hands = self.hands
+        trick = self.trick
+        keys = self.keys_of[self.led]
+        wk = keys[self.win_card]
+        ws = self.win_seat
+        pts = self.pts
+        side = self.side
+        maxing = s in self.maxers
+        p0 = m0 = 0
+        for _, x in trick:
+            p0 += pts[x]
+            m0 |= 1 << x
+        after = hands[s].bit_count() - 1
+        tt = self.tt
+        first = self.first_rules
+        cards = self._moves(s, None)
+        bounds = []
+        for c in cards:
+            bit = 1 << c
+            w = s if keys[c] > wk else ws
+            p = p0 + pts[c]
+            won = p if w in side else 0
+            if after == 0:
+                lo = hi = won
+            else:
+                hands[s] ^= bit
+                if after == 1:
+                    lo = hi = won + self._last(w)
+                else:
+                    ent = tt.get((w, False, tuple(hands)) if first else (w, tuple(hands)))
+                    if ent is None:
+                        lo, hi = won, won + self.left - p
+                    else:
+                        lo, hi = won + ent[0], won + ent[1]
+                hands[s] ^= bit
+            if maxing:
+                if lo >= beta:
+                    return lo
+            elif hi <= alpha:
+                return hi
+            bounds.append((c, w, p, won, lo, hi))
+        best = -INF if maxing else INF
+        for c, w, p, won, lo, hi in bounds:
+            if lo == hi:
+                v = lo
+            elif maxing and hi <= max(alpha, best):
+                v = hi                   # no better than what is had: its bound is enough
+            elif not maxing and lo >= min(beta, best):
+                v = lo
+            else:
+                bit = 1 << c
+                hands[s] ^= bit
+                trick.append((s, c))
+                m = m0 | bit
+                led, win_seat, win_card = self.led, self.win_seat, self.win_card
+                self.in_play ^= m
+                self.left -= p
+                self.trick = []
+                self.turn = w
+                self.rs.tricks_done += 1
+                v = won + self._search(alpha - won, beta - won)
+                self.rs.tricks_done -= 1
+                self.trick = trick
+                self.left += p
+                self.in_play ^= m
+                self.led, self.win_seat, self.win_card, self.turn = led, win_seat, win_card, s
+                trick.pop()
+                hands[s] |= bit
+            if maxing:
+                if v > best:
+                    best = v
+                    if v > alpha:
+                        alpha = v
+                        if alpha >= beta:
+                            break
+            elif v < best:
+                best = v
+                if v < beta:
+                    beta = v
+                    if alpha >= beta:
+                        break
+        return best
+
+    def _last(self, leader: int) -> int:
+        """The last trick: every seat plays its one card."""
+        hands = self.hands
+        c = hands[leader].bit_length() - 1
+        keys = self.keys_of[self.suit[c]]
+        w, wk = leader, keys[c]
+        p = 0
+        for s in self.active:
+            x = hands[s].bit_length() - 1
+            p += self.pts[x]
+            k = keys[x]
+            if k > wk:
+                w, wk = s, k
+        return p if w in self.side else 0
 
 
 # ---------------------------------------------------------------- the trick search
