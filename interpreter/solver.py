@@ -2657,8 +2657,9 @@ class _Tricks(_Budget):
     def _cash(self, hands, in_play: int, leader: int):
         """(tricks, cards): the leader cashing its top cards (each the highest of its
         suit in play) in every suit when no opponent can trump, else the top trumps
-        and one other suit's top cards for as many rounds as every opponent holding
-        trumps still follows. A partner holding a trump never has to trump its
+        and in each other suit its top cards for as many rounds as every opponent
+        holding trumps still follows it (following one suit takes no card of another,
+        so the suits' rounds add up). A partner holding a trump never has to trump its
         leader's winner while it holds a card of another suit: the rounds in the
         other suits are counted up to the fewest such cards such a partner holds
         (those suits cashed before the trumps)."""
@@ -2668,8 +2669,8 @@ class _Tricks(_Budget):
         trumps = -1 if self.no_trumps else self.trumps
         tm = SM[trumps] if trumps >= 0 else 0
         ruffers = [hands[o] for o in self.active if (o in self.side) != team and hands[o] & tm]
-        side_rounds = trump_rounds = extra = 0
-        used = extra_cards = 0
+        side_rounds = trump_rounds = 0
+        used = 0
         for k, sm in enumerate(SM):
             held = mine & sm
             if not held:
@@ -2693,12 +2694,12 @@ class _Tricks(_Budget):
                 side_rounds += run
                 used |= cards
             else:
+                # every opponent holding trumps follows this suit for `safe` rounds
+                # (following takes none of its cards of another suit)
                 safe = min(run, min((h & sm).bit_count() for h in ruffers))
-                if safe > extra:
-                    extra = safe
-                    extra_cards = _top(cards, extra)
-        side_rounds += extra
-        used |= extra_cards
+                if safe:
+                    side_rounds += safe
+                    used |= _top(cards, safe)
         if tm and side_rounds:
             for p in self.active:
                 if p != leader and (p in self.side) == team and hands[p] & tm:
@@ -2887,7 +2888,12 @@ class _Tricks(_Budget):
         small = 0          # cards whose rank a search showed not to matter: not tried
         flips = self.flip[s]
         packed = self.packed
-        for c in self._moves(s, first):
+        moves = self._moves(s, first)
+        if trick and len(trick) + 1 == self.n_active and self.ptt and len(moves) > 1:
+            got = self._closing_ps(s, moves, alpha, beta, maxing)
+            if got is not None:
+                return got
+        for c in moves:
             bit = 1 << c
             if bit & small:
                 continue
@@ -2964,6 +2970,79 @@ class _Tricks(_Budget):
             if best >= b0 and self.root_at is not None and self.root_at[0] == node and self.root_at[1] == q:
                 self.root_cut = best_move
         return best, rel
+
+    def _closing_ps(self, s: int, moves: list, alpha: int, beta: int, maxing: bool):
+        """The last card of a trick: the partition table's bounds on the position each
+        card leads to (the trick taken, its winner to lead), looked up before any card is
+        searched. A card whose bound already settles the question (above the window for
+        a seat that maximises, below it for one that minimises) is taken at once, with
+        the cards that bound relied on -> (value, cards relied on), else None."""
+        hands = self.hands
+        trick = self.trick
+        keys = self.keys_of[self.led]
+        wk = keys[self.win_card]
+        ws, wcard = self.win_seat, self.win_card
+        side = self.side
+        suit = self.suit
+        SM = self.suit_mask
+        flips = self.flip[s]
+        packed = self.packed
+        ptt = self.ptt
+        n = self.n_active
+        R = self.R
+        tm = 0
+        for _, x in trick:
+            tm |= 1 << x
+        after = hands[s].bit_count() - 1
+        if after < 2:
+            return None
+        out = None
+        for c in moves:
+            bit = 1 << c
+            if keys[c] > wk:
+                w, wc = s, c
+            else:
+                w, wc = ws, wcard
+            won = 1 if w in side else 0
+            fk, fx, fu = flips[c]
+            packed[fk] ^= fx
+            groups = ptt.get((w, self.lens - fu))
+            if groups:
+                q = [_squeeze(k, n, R) for k in packed]
+                lo, hi = 0, after
+                lo_rs = hi_rs = None
+                for rs, masks, table in groups.values():
+                    e = table.get(tuple(x & m for x, m in zip(q, masks)))
+                    if e is not None:
+                        if e[0] > lo:
+                            lo, lo_rs = e[0], rs
+                        if e[1] < hi:
+                            hi, hi_rs = e[1], rs
+                got = None
+                if maxing and lo_rs is not None and lo + won >= beta:
+                    got = lo + won, lo_rs
+                elif not maxing and hi_rs is not None and hi + won <= alpha:
+                    got = hi + won, hi_rs
+                if got is not None and (out is None or sum(got[1]) < sum(out[1])):
+                    out = got
+                    oc, owc = c, wc
+            packed[fk] ^= fx
+        if out is not None:
+            c, wc = oc, owc
+            bit = 1 << c
+            if True:
+                # the cards the stored bound relied on, in the position after the trick
+                gone = self.gone
+                self.gone = gone | tm | bit
+                r = self._ps_prefix(out[1])
+                self.gone = gone
+                ws_ = (tm | bit) & SM[suit[wc]]
+                if ws_ & (ws_ - 1):
+                    r |= 1 << wc              # the trick was won by rank
+                if r & bit:
+                    r |= self._class_mask(s, c)
+                return out[0], r
+        return None
 
     def _class_mask(self, s: int, c: int) -> int:
         """Card `c` of seat `s` and the cards of its hand equivalent to it (adjacent, no

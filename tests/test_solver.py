@@ -402,3 +402,68 @@ def test_a_lead_into_the_other_sides_top_cards_gives_them_those_tricks():
                     assert future >= run
                 checked += 1
     assert checked >= 10
+
+
+def test_the_last_card_of_a_trick_taken_on_the_tables_bound_keeps_the_search_exact(monkeypatch):
+    """The last card of a trick is taken without searching where the partition table's
+    bound on the position after the trick already settles the question: with that
+    cutoff firing (counted here), the tricks after every action are those of the plain
+    trick search on endings of six tricks."""
+    import talon_cards.solver as solver
+    fired = [0]
+    orig = solver._Tricks._closing_ps
+
+    def counted(self, *a):
+        got = orig(self, *a)
+        fired[0] += got is not None
+        return got
+    monkeypatch.setattr(solver._Tricks, "_closing_ps", counted)
+    checked = 0
+    for name in ("whist", "solo-whist"):
+        for d in endings(name, 6, 8, seed=31):
+            for seat in (d.turn, d.next_seat[d.turn]):
+                a = Solver(d, seat)
+                if a.mode != "tricks" or not a.search.ps:
+                    continue
+                b = Solver(d, seat)
+                b.search.ps = b.search.quick = False
+                acts = [x for x in d.legal_actions() if x != d.codec.CONCEDE]
+                assert a.tricks(acts) == b.tricks(acts), (name, seat)
+                checked += 1
+    assert checked >= 10 and fired[0] >= 20
+
+
+def test_quick_tricks_in_several_suits_past_the_opponents_trumps():
+    """The leader cashes its top cards in each side suit for as many rounds as every
+    opponent holding trumps follows it, the suits' rounds added up: on endings where
+    that count takes more than one side suit, the leader's team takes at least it
+    under plain minimax (a position where it would be too many fails)."""
+    checked = 0
+    for name in ("whist", "solo-whist"):
+        for d in endings(name, 5, 600, seed=9):
+            if d.trick:
+                continue
+            for seat in d.active:
+                sv = Solver(d, seat)
+                if sv.mode != "tricks" or not sv.search.up or sv.search.no_trumps:
+                    continue
+                sr = sv.search
+                s = sr.turn
+                n, used = sr._cash(sr.hands, ~sr.gone, s)
+                tm = sr.trump_mask
+                side_suits = {sr.suit[c] for c in range(sr.g.n_cards) if used >> c & 1 and not tm >> c & 1}
+                team = s in sr.side
+                if len(side_suits) < 2 or not any((o in sr.side) != team and d.hands[o] & tm for o in d.active):
+                    continue
+                plain = Solver(d, seat)
+                plain.search.ps = plain.search.quick = False
+                acts = [a for a in d.legal_actions() if a != d.codec.CONCEDE]
+                got = plain.tricks(acts).values()
+                future = max(got) if s in sr.maxers else min(got)
+                left = d.hands[s].bit_count()
+                if team:
+                    assert future >= n
+                else:
+                    assert future <= left - n
+                checked += 1
+    assert checked >= 5
