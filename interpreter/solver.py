@@ -2749,7 +2749,8 @@ class _Tricks(_Budget):
         side's trumps take for certain, the cards counted): a trump higher than every
         trump of the other side wins the trick it is played to for its side, and each
         trick takes one card of a hand, so a hand holding m of them brings its side m
-        tricks."""
+        tricks; the two highest trumps in two hands of a side bring it two tricks where
+        one of those hands holds another trump."""
         sm = self.suit_mask[self.trumps]
         live = ~self.gone & sm
         if not live:
@@ -2775,6 +2776,19 @@ class _Tricks(_Budget):
                 n = m.bit_count()
                 if n > best:
                     best, cards = n, m
+        if best == 1:
+            second = live ^ top
+            second &= -second
+            if second & above:
+                two = next(s for s in self.active if hands[s] & second)
+                if two != holder and ((hands[holder] & sm).bit_count() > 1 or (hands[two] & sm).bit_count() > 1):
+                    # the two highest trumps in two hands of the team, one of which holds
+                    # another trump: each takes a trick. That hand plays its top trump at
+                    # its first chance to play a trump, unless the other hand must play
+                    # its own top trump to that trick (its only trump, trumps led, or its
+                    # only card): then it plays another trump (it has played none yet)
+                    # or another card; the top trump not played there wins a later trick
+                    best, cards = 2, top | second
         return holder, best, cards
 
     def _last_ps(self, leader: int):
@@ -2889,10 +2903,14 @@ class _Tricks(_Budget):
         flips = self.flip[s]
         packed = self.packed
         moves = self._moves(s, first)
-        if trick and len(trick) + 1 == self.n_active and self.ptt and len(moves) > 1:
-            got = self._closing_ps(s, moves, alpha, beta, maxing)
+        # the last card of a trick: the table's bounds on what the cards after the
+        # first lead to are looked up before any is searched (the first card's own
+        # search starts with the same look-up)
+        closing = False and len(trick) + 1 == self.n_active and len(moves) > 1
+        if closing:
+            got = self._closing_ps(s, moves[1:], alpha, beta, maxing)
             if got is not None:
-                return got
+                return got[0], got[1]
         for c in moves:
             bit = 1 << c
             if bit & small:
@@ -2976,72 +2994,53 @@ class _Tricks(_Budget):
         card leads to (the trick taken, its winner to lead), looked up before any card is
         searched. A card whose bound already settles the question (above the window for
         a seat that maximises, below it for one that minimises) is taken at once, with
-        the cards that bound relied on -> (value, cards relied on), else None."""
-        hands = self.hands
+        the cards that bound relied on -> (value, cards relied on, the card), else None."""
+        if self.hands[s].bit_count() < 3:
+            return None                   # the position after the trick is not in the table
         trick = self.trick
         keys = self.keys_of[self.led]
         wk = keys[self.win_card]
         ws, wcard = self.win_seat, self.win_card
         side = self.side
-        suit = self.suit
-        SM = self.suit_mask
         flips = self.flip[s]
         packed = self.packed
         ptt = self.ptt
         n = self.n_active
         R = self.R
-        tm = 0
-        for _, x in trick:
-            tm |= 1 << x
-        after = hands[s].bit_count() - 1
-        if after < 2:
-            return None
-        out = None
+        lens = self.lens
         for c in moves:
-            bit = 1 << c
             if keys[c] > wk:
                 w, wc = s, c
             else:
                 w, wc = ws, wcard
-            won = 1 if w in side else 0
             fk, fx, fu = flips[c]
+            groups = ptt.get((w, lens - fu))
+            if not groups:
+                continue
+            won = 1 if w in side else 0
             packed[fk] ^= fx
-            groups = ptt.get((w, self.lens - fu))
-            if groups:
-                q = [_squeeze(k, n, R) for k in packed]
-                lo, hi = 0, after
-                lo_rs = hi_rs = None
-                for rs, masks, table in groups.values():
-                    e = table.get(tuple(x & m for x, m in zip(q, masks)))
-                    if e is not None:
-                        if e[0] > lo:
-                            lo, lo_rs = e[0], rs
-                        if e[1] < hi:
-                            hi, hi_rs = e[1], rs
-                got = None
-                if maxing and lo_rs is not None and lo + won >= beta:
-                    got = lo + won, lo_rs
-                elif not maxing and hi_rs is not None and hi + won <= alpha:
-                    got = hi + won, hi_rs
-                if got is not None and (out is None or sum(got[1]) < sum(out[1])):
-                    out = got
-                    oc, owc = c, wc
+            q = [_squeeze(k, n, R) for k in packed]
             packed[fk] ^= fx
-        if out is not None:
-            c, wc = oc, owc
-            bit = 1 << c
-            if True:
-                # the cards the stored bound relied on, in the position after the trick
-                gone = self.gone
-                self.gone = gone | tm | bit
-                r = self._ps_prefix(out[1])
-                self.gone = gone
-                ws_ = (tm | bit) & SM[suit[wc]]
-                if ws_ & (ws_ - 1):
-                    r |= 1 << wc              # the trick was won by rank
-                if r & bit:
-                    r |= self._class_mask(s, c)
-                return out[0], r
+            need = beta - won if maxing else alpha - won
+            for rs, masks, table in groups.values():
+                e = table.get((q[0] & masks[0], q[1] & masks[1], q[2] & masks[2], q[3] & masks[3])
+                              if len(q) == 4 else tuple(x & m for x, m in zip(q, masks)))
+                if e is not None and (e[0] >= need if maxing else e[1] <= need):
+                    # the cards the stored bound relied on, in the position after the trick
+                    bit = 1 << c
+                    tm = bit
+                    for _, x in trick:
+                        tm |= 1 << x
+                    gone = self.gone
+                    self.gone = gone | tm
+                    r = self._ps_prefix(rs)
+                    self.gone = gone
+                    ws_ = tm & self.suit_mask[self.suit[wc]]
+                    if ws_ & (ws_ - 1):
+                        r |= 1 << wc              # the trick was won by rank
+                    if r & bit:
+                        r |= self._class_mask(s, c)
+                    return (e[0] if maxing else e[1]) + won, r, c
         return None
 
     def _class_mask(self, s: int, c: int) -> int:

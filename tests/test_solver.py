@@ -467,3 +467,35 @@ def test_quick_tricks_in_several_suits_past_the_opponents_trumps():
                     assert future <= left - n
                 checked += 1
     assert checked >= 5
+
+
+def test_the_two_highest_trumps_in_two_hands_of_a_side_take_two_tricks():
+    """Where the two highest trumps in play are in two hands of one side and one of
+    those hands holds another trump, that side takes at least two tricks: checked
+    against the plain trick search on endings where the bound counts them (and counts
+    two where one hand's top trumps alone count one)."""
+    checked = 0
+    for name in ("whist", "solo-whist"):
+        for d in endings(name, 5, 500, seed=17):
+            if d.trick:
+                continue
+            for seat in (d.turn, d.next_seat[d.turn]):
+                sv = Solver(d, seat)
+                if sv.mode != "tricks" or not sv.search.trump_mask:
+                    continue
+                sr = sv.search
+                holder, run, cards = sr._top_trumps()
+                if run != 2 or cards.bit_count() != 2 or any(d.hands[s] & cards == cards for s in d.active):
+                    continue
+                plain = Solver(d, seat)
+                plain.search.ps = plain.search.quick = False
+                acts = [a for a in d.legal_actions() if a != d.codec.CONCEDE]
+                got = plain.tricks(acts).values()
+                future = max(got) if d.turn in sr.maxers else min(got)
+                left = d.hands[d.turn].bit_count()
+                if holder in sr.side:
+                    assert future >= 2
+                else:
+                    assert future <= left - 2
+                checked += 1
+    assert checked >= 10
