@@ -2625,9 +2625,11 @@ class _Tricks(_Budget):
         opps = [o for o in self.active if o not in team]
         ruffers = [o for o in opps if trumps >= 0 and hands[o] & SM[trumps]]
         mine = hands[leader]
+        tm = SM[trumps] if trumps >= 0 else 0
         for p in self.active:
             if p == leader or p not in team:
                 continue
+            rest = [t for t in self.active if t != leader and t != p and t in team]
             for k, sm in enumerate(SM):
                 live = in_play & sm
                 top = live & -live
@@ -2647,6 +2649,25 @@ class _Tricks(_Budget):
                         lo_card = 1 << (x.bit_length() - 1)
                         after[o] ^= lo_card
                         gone |= lo_card
+                # the rest of the team plays to the way in too: each follows with its
+                # lowest card of the suit, else one holding trumps throws a card of
+                # another suit (it must not trump the partner's card); that card is
+                # gone from its hand, so that what it holds beside trumps, which
+                # ``_cash`` counts on, is not overcounted
+                ok = True
+                for t in rest:
+                    x = hands[t] & sm
+                    if x:
+                        x = 1 << (x.bit_length() - 1)
+                    elif hands[t] & tm:
+                        x = hands[t] & ~tm
+                        if not x:
+                            ok = False    # nothing but trumps: it would trump
+                            break
+                        x = 1 << (x.bit_length() - 1)
+                    after[t] ^= x
+                if not ok:
+                    continue
                 n, cards = self._cash(after, in_play & ~gone, p)
                 if n + 1 > best:
                     best, used = n + 1, cards | top
@@ -2902,16 +2923,7 @@ class _Tricks(_Budget):
         small = 0          # cards whose rank a search showed not to matter: not tried
         flips = self.flip[s]
         packed = self.packed
-        moves = self._moves(s, first)
-        # the last card of a trick: the table's bounds on what the cards after the
-        # first lead to are looked up before any is searched (the first card's own
-        # search starts with the same look-up)
-        closing = False and len(trick) + 1 == self.n_active and len(moves) > 1
-        if closing:
-            got = self._closing_ps(s, moves[1:], alpha, beta, maxing)
-            if got is not None:
-                return got[0], got[1]
-        for c in moves:
+        for c in self._moves(s, first):
             bit = 1 << c
             if bit & small:
                 continue
@@ -2988,60 +3000,6 @@ class _Tricks(_Budget):
             if best >= b0 and self.root_at is not None and self.root_at[0] == node and self.root_at[1] == q:
                 self.root_cut = best_move
         return best, rel
-
-    def _closing_ps(self, s: int, moves: list, alpha: int, beta: int, maxing: bool):
-        """The last card of a trick: the partition table's bounds on the position each
-        card leads to (the trick taken, its winner to lead), looked up before any card is
-        searched. A card whose bound already settles the question (above the window for
-        a seat that maximises, below it for one that minimises) is taken at once, with
-        the cards that bound relied on -> (value, cards relied on, the card), else None."""
-        if self.hands[s].bit_count() < 3:
-            return None                   # the position after the trick is not in the table
-        trick = self.trick
-        keys = self.keys_of[self.led]
-        wk = keys[self.win_card]
-        ws, wcard = self.win_seat, self.win_card
-        side = self.side
-        flips = self.flip[s]
-        packed = self.packed
-        ptt = self.ptt
-        n = self.n_active
-        R = self.R
-        lens = self.lens
-        for c in moves:
-            if keys[c] > wk:
-                w, wc = s, c
-            else:
-                w, wc = ws, wcard
-            fk, fx, fu = flips[c]
-            groups = ptt.get((w, lens - fu))
-            if not groups:
-                continue
-            won = 1 if w in side else 0
-            packed[fk] ^= fx
-            q = [_squeeze(k, n, R) for k in packed]
-            packed[fk] ^= fx
-            need = beta - won if maxing else alpha - won
-            for rs, masks, table in groups.values():
-                e = table.get((q[0] & masks[0], q[1] & masks[1], q[2] & masks[2], q[3] & masks[3])
-                              if len(q) == 4 else tuple(x & m for x, m in zip(q, masks)))
-                if e is not None and (e[0] >= need if maxing else e[1] <= need):
-                    # the cards the stored bound relied on, in the position after the trick
-                    bit = 1 << c
-                    tm = bit
-                    for _, x in trick:
-                        tm |= 1 << x
-                    gone = self.gone
-                    self.gone = gone | tm
-                    r = self._ps_prefix(rs)
-                    self.gone = gone
-                    ws_ = tm & self.suit_mask[self.suit[wc]]
-                    if ws_ & (ws_ - 1):
-                        r |= 1 << wc              # the trick was won by rank
-                    if r & bit:
-                        r |= self._class_mask(s, c)
-                    return (e[0] if maxing else e[1]) + won, r, c
-        return None
 
     def _class_mask(self, s: int, c: int) -> int:
         """Card `c` of seat `s` and the cards of its hand equivalent to it (adjacent, no
