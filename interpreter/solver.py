@@ -2797,7 +2797,9 @@ class _Tricks(_Budget):
                 n = m.bit_count()
                 if n > best:
                     best, cards = n, m
-        if best == 1:
+        if best == 1 and self.up:
+            # (a count of what a side can make sure of: a bound only where each side
+            # wants tricks)
             second = live ^ top
             second &= -second
             if second & above:
@@ -2811,6 +2813,34 @@ class _Tricks(_Budget):
                     # or another card; the top trump not played there wins a later trick
                     best, cards = 2, top | second
         return holder, best, cards
+
+    def _behind_top_trump(self, leader: int):
+        """(a seat whose side takes a trick for certain, the cards counted; -1 for none):
+        the seat holds the second highest trump in play and another trump, sits right
+        after the seat of the other side holding the highest, and does not lead. If the
+        other side took every trick, this seat would never lead, so the holder of the
+        highest trump would play before it to every trick: the first time this seat
+        plays a trump, either the highest trump has just been played (it plays another
+        trump, and its own is the highest from then on) or not (its own wins there)."""
+        sm = self.suit_mask[self.trumps]
+        live = ~self.gone & sm
+        top = live & -live
+        second = live ^ top
+        if not second:
+            return -1, 0
+        second &= -second
+        hands = self.hands
+        for s in self.active:
+            if hands[s] & second:
+                break
+        if s == leader or (hands[s] & sm).bit_count() < 2:
+            return -1, 0
+        for a in self.active:
+            if self.next_seat[a] == s:
+                if hands[a] & top and (a in self.side) != (s in self.side):
+                    return s, top | second
+                break
+        return -1, 0
 
     def _last_ps(self, leader: int):
         hands = self.hands
@@ -2890,6 +2920,14 @@ class _Tricks(_Budget):
                             lo, lo_rs, lo_rel = run, None, cards
                     elif left - run < hi:
                         hi, hi_rs, hi_rel = left - run, None, cards
+                if self.up and lo < beta and hi > alpha:
+                    hh, cards = self._behind_top_trump(s)
+                    if hh >= 0:
+                        if hh in self.side:
+                            if lo < 1:
+                                lo, lo_rs, lo_rel = 1, None, cards
+                        elif left - 1 < hi:
+                            hi, hi_rs, hi_rel = left - 1, None, cards
             if self.up and lo < beta and hi > alpha:
                 run, cards = self._led_into(s)
                 if run:

@@ -504,3 +504,35 @@ def test_quick_tricks_through_a_partners_top_card_hold():
                     assert future <= left - sure
                 checked += 1
     assert checked >= 10
+
+
+def test_the_second_trump_right_behind_the_top_trump_takes_a_trick():
+    """A seat holding the second highest trump and another trump, right after the seat
+    of the other side holding the highest, and not on lead: its side takes a trick
+    (``_behind_top_trump``). Checked against the plain trick search on endings where
+    the bound applies (for the side and against it)."""
+    checked = 0
+    for name in ("solo-whist", "whist"):
+        for d in endings(name, 4, 1500, seed=29):
+            if d.trick:
+                continue
+            for seat in (d.turn, d.next_seat[d.turn]):
+                sv = Solver(d, seat)
+                if sv.mode != "tricks" or not sv.search.trump_mask or not sv.search.up:
+                    continue
+                sr = sv.search
+                hh, _ = sr._behind_top_trump(sr.turn)
+                if hh < 0:
+                    continue
+                plain = Solver(d, seat)
+                plain.search.ps = plain.search.quick = False
+                acts = [a for a in d.legal_actions() if a != d.codec.CONCEDE]
+                got = plain.tricks(acts).values()
+                future = max(got) if d.turn in sr.maxers else min(got)
+                left = d.hands[d.turn].bit_count()
+                if hh in sr.side:
+                    assert future >= 1
+                else:
+                    assert future <= left - 1
+                checked += 1
+    assert checked >= 10
