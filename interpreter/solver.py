@@ -2168,6 +2168,7 @@ class _Tricks(_Budget):
         self.ord_of = _per_game(_ORDS, (id(g), d.trumps), g, lambda: {
             led: [(keys[c] << rb) | (self.rank_bits - self.rank[c]) for c in range(g.n_cards)]
             for led, keys in enumerate(self.keys_of) if keys is not None})
+        self.prev_seat = {self.next_seat[p]: p for p in self.active}
         self.partner_after = {}
         for p in self.active:
             row = []
@@ -2817,9 +2818,10 @@ class _Tricks(_Budget):
     def _behind_top_trump(self, leader: int):
         """(a seat whose side takes a trick for certain, the cards counted; -1 for none):
         the seat holds the second highest trump in play and another trump, sits right
-        after the seat of the other side holding the highest, and does not lead. If the
-        other side took every trick, this seat would never lead, so the holder of the
-        highest trump would play before it to every trick: the first time this seat
+        after the seat of the other side holding the highest (or after it and partners
+        of its own, none of them on lead), and does not lead. If the other side took
+        every trick, neither this seat nor those partners would ever lead, so the
+        holder of the highest trump would play before it to every trick: the first time this seat
         plays a trump, either the highest trump has just been played (it plays another
         trump, and its own is the highest from then on) or not (its own wins there)."""
         sm = self.suit_mask[self.trumps]
@@ -2835,11 +2837,16 @@ class _Tricks(_Budget):
                 break
         if s == leader or (hands[s] & sm).bit_count() < 2:
             return -1, 0
-        for a in self.active:
-            if self.next_seat[a] == s:
-                if hands[a] & top and (a in self.side) != (s in self.side):
-                    return s, top | second
-                break
+        mine = s in self.side
+        prev = self.prev_seat
+        a = prev[s]
+        while (a in self.side) == mine:
+            # a partner between them, not on lead, would never lead either
+            if a == leader or a == s:
+                return -1, 0
+            a = prev[a]
+        if hands[a] & top:
+            return s, top | second
         return -1, 0
 
     def _last_ps(self, leader: int):
