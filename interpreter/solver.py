@@ -2817,13 +2817,15 @@ class _Tricks(_Budget):
 
     def _behind_top_trump(self, leader: int):
         """(a seat whose side takes a trick for certain, the cards counted; -1 for none):
-        the seat holds the second highest trump in play and another trump, sits right
-        after the seat of the other side holding the highest (or after it and partners
-        of its own, none of them on lead), and does not lead. If the other side took
-        every trick, neither this seat nor those partners would ever lead, so the
-        holder of the highest trump would play before it to every trick: the first time this seat
-        plays a trump, either the highest trump has just been played (it plays another
-        trump, and its own is the highest from then on) or not (its own wins there)."""
+        the seat holds the second and third highest trumps in play, the highest being
+        the other side's; or it holds the second highest trump and another trump, sits
+        right after the seat of the other side holding the highest (or after it and
+        partners of its own, none of them on lead), and does not lead. If the other
+        side took every trick, neither this seat nor those partners would ever lead,
+        so the holder of the highest trump would play before it to every trick: the
+        first time this seat plays a trump, either the highest trump has just been
+        played (it plays another trump, and its own is the highest from then on) or not
+        (its own wins there)."""
         sm = self.suit_mask[self.trumps]
         live = ~self.gone & sm
         top = live & -live
@@ -2835,9 +2837,20 @@ class _Tricks(_Budget):
         for s in self.active:
             if hands[s] & second:
                 break
+        mine = s in self.side
+        third = live ^ top ^ second
+        third &= -third
+        if hands[s] & third:
+            # it holds the third highest too: the first time it plays a trump, it plays
+            # that one, which either wins or draws the highest (its own second highest
+            # is the highest from then on) — wherever it sits, on lead or not
+            for a in self.active:
+                if hands[a] & top:
+                    if (a in self.side) != mine:
+                        return s, top | second | third
+                    break
         if s == leader or (hands[s] & sm).bit_count() < 2:
             return -1, 0
-        mine = s in self.side
         prev = self.prev_seat
         a = prev[s]
         while (a in self.side) == mine:

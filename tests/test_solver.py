@@ -508,9 +508,10 @@ def test_quick_tricks_through_a_partners_top_card_hold():
 
 def test_the_second_trump_right_behind_the_top_trump_takes_a_trick():
     """A seat holding the second highest trump and another trump, right after the seat
-    of the other side holding the highest, and not on lead: its side takes a trick
-    (``_behind_top_trump``). Checked against the plain trick search on endings where
-    the bound applies (for the side and against it)."""
+    of the other side holding the highest, and not on lead, or one holding the second
+    and third highest anywhere: its side takes a trick (``_behind_top_trump``).
+    Checked against the plain trick search on endings where the bound applies (for
+    the side and against it)."""
     checked = 0
     for name in ("solo-whist", "whist"):
         for d in endings(name, 4, 1500, seed=29):
