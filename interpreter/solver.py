@@ -2887,6 +2887,19 @@ class _Tricks(_Budget):
         small = 0          # cards whose rank a search showed not to matter: not tried
         flips = self.flip[s]
         packed = self.packed
+        search = self._search_ps
+        # what every move starts from (each is undone before the next)
+        led, win_seat, win_card = self.led, self.win_seat, self.win_card
+        leading = not trick
+        last = len(trick) == self.n_active - 1      # this card ends the trick
+        nxt = self.next_seat[s]
+        if not leading:
+            keys = keys_of[led]
+            wk = keys[win_card]
+        tm0 = 0                                      # the cards already in the trick
+        if last:
+            for _, x in trick:
+                tm0 |= 1 << x
         for c in self._moves(s, first):
             bit = 1 << c
             if bit & small:
@@ -2895,29 +2908,28 @@ class _Tricks(_Budget):
             fk, fx, fu = flips[c]
             packed[fk] ^= fx
             self.lens -= fu
-            led, win_seat, win_card = self.led, self.win_seat, self.win_card
-            if not trick:
+            if leading:
                 self.led = suit[c]
-                self.win_seat, self.win_card = s, c
-            elif keys_of[led][c] > keys_of[led][win_card]:
-                self.win_seat, self.win_card = s, c
+                self.win_seat = s
+                self.win_card = c
+            elif keys[c] > wk:
+                self.win_seat = s
+                self.win_card = c
             trick.append((s, c))
-            if len(trick) < self.n_active:
-                self.turn = self.next_seat[s]
-                v, r = self._search_ps(alpha, beta)
+            if not last:
+                self.turn = nxt
+                v, r = search(alpha, beta)
             else:
                 w, wc = self.win_seat, self.win_card
                 won = 1 if w in side else 0
-                tm = 0
-                for _, x in trick:
-                    tm |= 1 << x
+                tm = tm0 | bit
                 ws = tm & SM[suit[wc]]
                 by_rank = ws & (ws - 1)         # another card of the winning suit
                 gone = self.gone
                 self.gone = gone | tm
                 self.trick = []
                 self.turn = w
-                v, r = self._search_ps(alpha - won, beta - won)
+                v, r = search(alpha - won, beta - won)
                 v += won
                 if by_rank:
                     r |= 1 << wc
