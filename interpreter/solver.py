@@ -2168,6 +2168,12 @@ class _Tricks(_Budget):
         self.ord_of = _per_game(_ORDS, (id(g), d.trumps), g, lambda: {
             led: [(keys[c] << rb) | (self.rank_bits - self.rank[c]) for c in range(g.n_cards)]
             for led, keys in enumerate(self.keys_of) if keys is not None})
+        # mates[s]: (the partners of s, its opponents)
+        self.mates = {p: (tuple(x for x in self.active if x != p and (x in self.side) == (p in self.side)),
+                          tuple(x for x in self.active if (x in self.side) != (p in self.side)))
+                      for p in self.active}
+        self.lead_bits = (16 * len(self.active)).bit_length()
+        self.rank_width = rb + 1
         self.partner_after = {}
         for p in self.active:
             row = []
@@ -2349,44 +2355,77 @@ class _Tricks(_Budget):
         SM = self.suit_mask
         suit = self.suit
         rank = self.rank
-        mine = s in self.side
         trumps = -1 if self.no_trumps else self.trumps
-        team = [p for p in self.active if p != s and (p in self.side) == mine]
-        opps = [o for o in self.active if (o in self.side) != mine]
+        team, opps = self.mates[s]
         tm = SM[trumps] if trumps >= 0 else 0
-        grade = {}
+        mine = hands[s]
+        kept = None           # a partner can trump a side suit (worked out when asked)
+        # each suit's place, one number: the group (0, 1, 2, 3, 3.2, 3.5, 4 numbered in
+        # that order), then the others' length; and whether its cards go low first
+        place = {}
         for k in {suit[c] for c in cards}:
             sm = SM[k]
             live = in_play & sm
             top = live & -live
             # the others' cards of the suit, an opponent void in it counting for more
             # than any length (it may discard anything: a wider search)
-            opp_len = sum((hands[o] & sm).bit_count() or 16 for o in opps)
-            opp_ruff = k != trumps and any(not hands[o] & sm and hands[o] & tm for o in opps)
+            opp_len = 0
+            opp_ruff = False
+            for o in opps:
+                h = hands[o]
+                x = h & sm
+                if x:
+                    opp_len += x.bit_count()
+                else:
+                    opp_len += 16
+                    if h & tm and k != trumps:
+                        opp_ruff = True
             if opp_ruff:
-                g = 4
-            elif k == trumps and not any(hands[p] & top for p in team) and not hands[s] & top:
-                g = 3.5                     # a trump lead into the other side's top trump
-            elif hands[s] & top:
-                g = 0
-            elif any(hands[p] & top for p in team) or (
-                    k != trumps and any(not hands[p] & sm and hands[p] & tm for p in team)):
-                g = 1
+                g = 6
             else:
-                second = live ^ top
-                second &= -second
-                g = 2 if hands[s] & second else 3
-            if k == trumps and g <= 1 and any(
-                    not hands[p] & SM[j] and hands[p] & tm for p in team for j in range(len(SM)) if j != trumps):
-                g = 3.2                     # a partner's trumps kept for its ruffs
-            grade[k] = (g, opp_len)
-
-        def key(c):
-            g, n = grade[suit[c]]
-            if g in (0, 2):
-                return (g, n, rank[c])
-            return (g, n, -rank[c])
-        return sorted(cards, key=key)
+                mate_top = False
+                for p in team:
+                    if hands[p] & top:
+                        mate_top = True
+                        break
+                if k == trumps and not mate_top and not mine & top:
+                    g = 5                   # a trump lead into the other side's top trump
+                elif mine & top:
+                    g = 0
+                elif mate_top:
+                    g = 1
+                else:
+                    g = -1
+                    if k != trumps:
+                        for p in team:
+                            if not hands[p] & sm and hands[p] & tm:
+                                g = 1
+                                break
+                    if g < 0:
+                        second = live ^ top
+                        second &= -second
+                        g = 2 if mine & second else 3
+                if k == trumps and g <= 1:
+                    if kept is None:
+                        kept = False
+                        for p in team:
+                            h = hands[p]
+                            if h & tm:
+                                for j, sj in enumerate(SM):
+                                    if j != trumps and not h & sj:
+                                        kept = True
+                                        break
+                                if kept:
+                                    break
+                    if kept:
+                        g = 4               # a partner's trumps kept for its ruffs
+            place[k] = ((g << self.lead_bits | opp_len) << self.rank_width, g == 0 or g == 2)
+        rb = self.rank_bits
+        order = {}
+        for c in cards:
+            b, low = place[suit[c]]
+            order[c] = b | (rank[c] if low else rb - rank[c])
+        return sorted(cards, key=order.__getitem__)
 
     # ------------------------------------------------------------ bounds and keys
     def _key(self, leader: int):
