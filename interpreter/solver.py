@@ -2174,6 +2174,8 @@ class _Tricks(_Budget):
                       for p in self.active}
         self.lead_bits = (16 * len(self.active)).bit_length()
         self.rank_width = rb + 1
+        self.plain = self.quick and not self.special
+        self.trick_cache = {}   # the cards searched in a trick, ordered (``_trick_reps``)
         self.partner_after = {}
         for p in self.active:
             row = []
@@ -2254,13 +2256,17 @@ class _Tricks(_Budget):
         return _classes_of(allowed, ~self.gone & self.g.full_deck, self.suit, self.g.card_points, self.special)
 
     def _moves(self, s: int, first=None) -> list:
-        cards = self._reps(self._allowed(s))
         trick = self.trick
+        if trick and self.plain:
+            cards = self._trick_reps(s)
+        else:
+            cards = self._reps(self._allowed(s))
         if trick:
             # one number a card orders by within the trick: its trick key, then low
             # rank first (the lowest of equal keys, say discards, first)
             o = self.ord_of[self.led]
-            cards.sort(key=o.__getitem__)
+            if not self.plain:
+                cards.sort(key=o.__getitem__)
             if len(cards) > 1:
                 side = self.side
                 mine = s in side
@@ -2286,6 +2292,25 @@ class _Tricks(_Budget):
             cards.remove(first)
             cards.insert(0, first)
         return cards
+
+    def _trick_reps(self, s: int) -> list:
+        """(following suit the only rule, no special cards) ``_reps`` of the cards `s`
+        may play to the trick, sorted by ``ord_of``: remembered by the holding of the
+        suit led (or, void in it, by the hand and the cards out of play)."""
+        h = self.hands[s]
+        led = self.led
+        sm = self.suit_mask[led]
+        a = h & sm
+        key = (a, ~self.gone & sm) if a else (h, self.gone, led)
+        cache = self.trick_cache
+        got = cache.get(key)
+        if got is None:
+            got = self._reps(a or h)
+            got.sort(key=self.ord_of[led].__getitem__)
+            if len(cache) > 1 << 18:
+                cache.clear()
+            cache[key] = got
+        return got[:]
 
     def _sure_first(self, s: int, cards: list, o, w: int) -> list:
         """`cards` with the first of them that beats the winning card (above `w` in
