@@ -2029,6 +2029,7 @@ def _plain_follow_only(g) -> bool:
 
 _PTT_LIMIT = 1 << 21     # entries of the partition search's table before it starts again
 _SQUEEZE: dict = {}
+_SQUEEZED: dict = {}    # (game, seats, ranks) -> packed holdings -> squeezed (``_ps_position``)
 _FLIPS: dict = {}       # (game, active seats) -> the partition search's per-card updates
 _ORDS: dict = {}        # (game, trumps) -> the move ordering's per-card numbers
 _REPS: dict = {}        # game -> its suits' equivalent cards, by holding (no special cards)
@@ -2196,6 +2197,8 @@ class _Tricks(_Budget):
                     1 << (4 * (ns * n - 1 - (self.suit[c] * n + i))))
                 for c in range(g.n_cards)}
             for i, s in enumerate(self.active)})
+        # a suit's holdings packed -> the same squeezed (``_squeeze``)
+        self.squeezed = _per_game(_SQUEEZED, (id(g), n, R), g, dict)
         self.packed = [0] * ns
         self.lens = 0
         for i, s in enumerate(self.active):
@@ -2660,8 +2663,17 @@ class _Tricks(_Budget):
     # found there holds for every position that agrees with them (the partition
     # search of double-dummy solvers).
     def _ps_position(self, leader: int):
-        n = self.n_active
-        return (leader, self.lens), [_squeeze(k, n, self.R) for k in self.packed]
+        sq = self.squeezed
+        packed = self.packed
+        try:
+            return (leader, self.lens), [sq[k] for k in packed]
+        except KeyError:
+            n, R = self.n_active, self.R
+            if len(sq) > 1 << 20:
+                sq.clear()
+            for k in packed:
+                sq[k] = _squeeze(k, n, R)
+            return (leader, self.lens), [sq[k] for k in packed]
 
     def _ps_prefix(self, rs) -> int:
         """The cards of the top `rs[k]` ranks still in play of each suit k."""
