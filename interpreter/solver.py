@@ -2695,22 +2695,28 @@ class _Tricks(_Budget):
         best, used = self._cash(hands, in_play, leader)
         if best >= need:
             return best, used
-        team = self.side if leader in self.side else frozenset(self.active) - self.side
+        partners, opps = self.mates[leader]
+        if not partners:
+            return best, used
         SM = self.suit_mask
         trumps = -1 if self.no_trumps else self.trumps
-        opps = [o for o in self.active if o not in team]
-        ruffers = [o for o in opps if trumps >= 0 and hands[o] & SM[trumps]]
+        tm = self.trump_mask
+        ruffers = [o for o in opps if hands[o] & tm] if tm else ()
         mine = hands[leader]
-        for p in self.active:
-            if p == leader or p not in team:
-                continue
+        for p in partners:
             for k, sm in enumerate(SM):
                 live = in_play & sm
                 top = live & -live
                 if not (hands[p] & top) or not (mine & sm) or (mine & top):
                     continue
-                if k != trumps and any(not hands[o] & sm for o in ruffers):
-                    continue              # an opponent could trump the way in
+                if k != trumps and ruffers:
+                    ruff = False
+                    for o in ruffers:
+                        if not hands[o] & sm:
+                            ruff = True   # an opponent could trump the way in
+                            break
+                    if ruff:
+                        continue
                 after = list(hands)
                 gone = top
                 low = 1 << ((mine & sm).bit_length() - 1)
@@ -2738,12 +2744,12 @@ class _Tricks(_Budget):
         leader's winner while it holds a card of another suit: the rounds in the
         other suits are counted up to the fewest such cards such a partner holds
         (those suits cashed before the trumps)."""
-        team = leader in self.side
+        partners, opps = self.mates[leader]
         mine = hands[leader]
         SM = self.suit_mask
         trumps = -1 if self.no_trumps else self.trumps
-        tm = SM[trumps] if trumps >= 0 else 0
-        ruffers = [hands[o] for o in self.active if (o in self.side) != team and hands[o] & tm]
+        tm = self.trump_mask
+        ruffers = [hands[o] for o in opps if hands[o] & tm] if tm else ()
         side_rounds = trump_rounds = extra = 0
         used = extra_cards = 0
         for k, sm in enumerate(SM):
@@ -2769,15 +2775,19 @@ class _Tricks(_Budget):
                 side_rounds += run
                 used |= cards
             else:
-                safe = min(run, min((h & sm).bit_count() for h in ruffers))
+                safe = run
+                for h in ruffers:
+                    x = (h & sm).bit_count()
+                    if x < safe:
+                        safe = x
                 if safe > extra:
                     extra = safe
                     extra_cards = _top(cards, extra)
         side_rounds += extra
         used |= extra_cards
         if tm and side_rounds:
-            for p in self.active:
-                if p != leader and (p in self.side) == team and hands[p] & tm:
+            for p in partners:
+                if hands[p] & tm:
                     spare = (hands[p] & ~tm).bit_count()
                     if spare < side_rounds:
                         side_rounds = spare
