@@ -2901,9 +2901,15 @@ class _Tricks(_Budget):
                 # one table per set of ranks relied on (`rs`: how many of each
                 # suit's top cards), keyed by who holds those cards
                 # the set that answered last is asked first (kept at the end)
+                four = len(q) == 4
+                if four:
+                    q0, q1, q2, q3 = q
                 for rs, masks, table in reversed(groups.values()):
-                    e = table.get((q[0] & masks[0], q[1] & masks[1], q[2] & masks[2], q[3] & masks[3])
-                                  if len(q) == 4 else tuple(x & m for x, m in zip(q, masks)))
+                    if four:
+                        m0, m1, m2, m3 = masks
+                        e = table.get((q0 & m0, q1 & m1, q2 & m2, q3 & m3))
+                    else:
+                        e = table.get(tuple(x & m for x, m in zip(q, masks)))
                     if e is not None:
                         if e[0] > lo:
                             lo, lo_rs = e[0], rs
@@ -3085,18 +3091,19 @@ class _Tricks(_Budget):
     def _ps_store(self, node, q, rel, best, a0, b0, move):
         in_play = ~self.gone
         full = self.full
+        tops = self.tops
         rs = []
-        masks = []
         pats = []
-        for k, sh in enumerate(self.shifts):
+        for x, sh in zip(q, self.shifts):
             rk = (rel >> sh) & full
-            r = 0
             if rk:
-                lowest = 1 << (rk.bit_length() - 1)
-                r = ((in_play >> sh) & full & ((lowest << 1) - 1)).bit_count()
-            rs.append(r)
-            masks.append(self.tops[r])
-            pats.append(q[k] & self.tops[r])
+                # the cards in play down to the lowest one relied on
+                r = ((in_play >> sh) & full & ((1 << rk.bit_length()) - 1)).bit_count()
+                rs.append(r)
+                pats.append(x & tops[r])
+            else:
+                rs.append(0)
+                pats.append(0)
         if best <= a0:
             lo, hi = 0, best
         elif best >= b0:
@@ -3109,7 +3116,7 @@ class _Tricks(_Budget):
             groups = self.ptt[node] = {}
         group = groups.get(rs)
         if group is None:
-            group = groups[rs] = (rs, tuple(masks), {})
+            group = groups[rs] = (rs, tuple(tops[r] for r in rs), {})
         table = group[2]
         pats = tuple(pats)
         e = table.get(pats)
