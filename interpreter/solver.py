@@ -2173,6 +2173,21 @@ class _Tricks(_Budget):
         self.mates = {p: (tuple(x for x in self.active if x != p and (x in self.side) == (p in self.side)),
                           tuple(x for x in self.active if (x in self.side) != (p in self.side)))
                       for p in self.active}
+        # team_of[s]: the seats of s's team, s among them, in seat order
+        self.team_of = {p: tuple(x for x in self.active if (x in self.side) == (p in self.side))
+                        for p in self.active}
+        # later[s][i]: (seat, a partner of s?) for each seat still to play to the
+        # trick after s, s playing its (i+1)th card
+        self.later = {}
+        for p in self.active:
+            rows = []
+            for i in range(len(self.active)):
+                row, nxt = [], p
+                for _ in range(len(self.active) - 1 - i):
+                    nxt = self.next_seat[nxt]
+                    row.append((nxt, (nxt in self.side) == (p in self.side)))
+                rows.append(tuple(row))
+            self.later[p] = rows
         self.lead_bits = (16 * len(self.active)).bit_length()
         self.rank_width = rb + 1
         self.plain = self.quick and not self.special
@@ -2338,16 +2353,17 @@ class _Tricks(_Budget):
         still to play to the trick could play, the same for its partners; -1 for
         none)."""
         o = self.ord_of[self.led]
-        mine = s in self.side
-        nxt = s
+        hands = self.hands
+        sm = self.suit_mask[self.led]
+        tm = self.trump_mask
         best = mate = -1
-        for _ in range(self.n_active - 1 - len(self.trick)):
-            nxt = self.next_seat[nxt]
-            h = self.hands[nxt]
+        for nxt, partner in self.later[s][len(self.trick)]:
+            h = hands[nxt]
             if not h:
                 continue
-            top = o[self._top_play(h)]
-            if (nxt in self.side) == mine:
+            pool = h & sm or h & tm or h        # ``_top_play``
+            top = o[(pool & -pool).bit_length() - 1]
+            if partner:
                 if top > mate:
                     mate = top
             elif top > best:
@@ -2359,15 +2375,17 @@ class _Tricks(_Budget):
         winning card (of the suit led, or a trump when void in it)."""
         keys = self.keys_of[self.led]
         wk = keys[self.win_card]
-        mine = s in self.side
-        nxt = s
-        for _ in range(self.n_active - 1 - len(self.trick)):
-            nxt = self.next_seat[nxt]
-            if (nxt in self.side) == mine:
+        hands = self.hands
+        sm = self.suit_mask[self.led]
+        tm = self.trump_mask
+        for nxt, partner in self.later[s][len(self.trick)]:
+            if partner:
                 continue
-            h = self.hands[nxt]
-            if h and keys[self._top_play(h)] > wk:
-                return True
+            h = hands[nxt]
+            if h:
+                pool = h & sm or h & tm or h    # ``_top_play``
+                if keys[(pool & -pool).bit_length() - 1] > wk:
+                    return True
         return False
 
     def _lead_order(self, s: int, cards: list) -> list:
@@ -2801,18 +2819,15 @@ class _Tricks(_Budget):
         when one seat holds every such top card, it wins the first and cashes the rest
         (each still the highest of its suit, and the leader's team cannot trump)."""
         hands = self.hands
-        team = leader in self.side
         SM = self.suit_mask
         in_play = ~self.gone
-        if not self.no_trumps:
-            tm = SM[self.trumps]
-            for p in self.active:
-                if (p in self.side) == team and hands[p] & tm:
-                    return 0, 0
+        team = self.team_of[leader]
+        tm = self.trump_mask
         mine = 0
-        for p in self.active:
-            if (p in self.side) == team:
-                mine |= hands[p]
+        for p in team:
+            if hands[p] & tm:
+                return 0, 0
+            mine |= hands[p]
         tops = 0
         lead = hands[leader]
         for sm in SM:
@@ -2842,11 +2857,9 @@ class _Tricks(_Budget):
         top = live & -live
         hands = self.hands
         holder = next(s for s in self.active if hands[s] & top)
-        team = holder in self.side
         theirs = 0
-        for s in self.active:
-            if (s in self.side) != team:
-                theirs |= hands[s] & sm
+        for s in self.mates[holder][1]:
+            theirs |= hands[s] & sm
         if theirs:
             high = theirs & -theirs            # their highest trump
             above = high - 1                   # the cards ranked above it
@@ -2854,12 +2867,11 @@ class _Tricks(_Budget):
             above = sm
         best = 0
         cards = 0
-        for s in self.active:
-            if (s in self.side) == team:
-                m = hands[s] & sm & above
-                n = m.bit_count()
-                if n > best:
-                    best, cards = n, m
+        for s in self.team_of[holder]:
+            m = hands[s] & sm & above
+            n = m.bit_count()
+            if n > best:
+                best, cards = n, m
         return holder, best, cards
 
     def _last_ps(self, leader: int):
