@@ -2192,6 +2192,7 @@ class _Tricks(_Budget):
         self.rank_width = rb + 1
         self.plain = self.quick and not self.special
         self.trick_cache = {}   # the cards searched in a trick, ordered (``_trick_reps``)
+        self.trump_cache = {}   # the trumps' packed holdings -> ``_top_trumps``
         self.partner_after = {}
         for p in self.active:
             row = []
@@ -2849,7 +2850,18 @@ class _Tricks(_Budget):
         side's trumps take for certain, the cards counted): a trump higher than every
         trump of the other side wins the trick it is played to for its side, and each
         trick takes one card of a hand, so a hand holding m of them brings its side m
-        tricks."""
+        tricks. Asked between tricks, where it reads only who holds which trump: in
+        the partition search (which keeps ``packed`` up to date) it is remembered
+        by the trump suit's packed holdings."""
+        if not self.ps:
+            return self._top_trumps_of()
+        key = self.packed[self.trumps]
+        got = self.trump_cache.get(key)
+        if got is None:
+            got = self.trump_cache[key] = self._top_trumps_of()
+        return got
+
+    def _top_trumps_of(self):
         sm = self.suit_mask[self.trumps]
         live = ~self.gone & sm
         if not live:
