@@ -2775,18 +2775,14 @@ class _Tricks(_Budget):
             held = mine & sm
             if not held:
                 continue
-            run = 0
-            cards = 0
+            # the leader's run of the suit's top cards in play: those above the
+            # highest card in play it does not hold
             m = in_play & sm
-            while m:
-                low = m & -m
-                if not held & low:
-                    break
-                run += 1
-                cards |= low
-                m ^= low
-            if not run:
+            out = m & ~held
+            cards = m & ((out & -out) - 1) if out else m
+            if not cards:
                 continue
+            run = cards.bit_count()
             if k == trumps:
                 trump_rounds += run
                 used |= cards
@@ -3097,20 +3093,12 @@ class _Tricks(_Budget):
         """Card `c` of seat `s` and the cards of its hand equivalent to it (adjacent, no
         card in play between)."""
         hand = self.hands[s]
-        in_play = ~self.gone
-        sm = self.suit_mask[self.suit[c]]
-        out = 1 << c
-        x = c
-        while True:        # the cards below c in its run
-            below = in_play & sm & ~((2 << x) - 1)
-            if not below:
-                break
-            nxt = below & -below
-            if not hand & nxt:
-                break
-            out |= nxt
-            x = nxt.bit_length() - 1
-        return out
+        # the cards of the suit in play below c, down to the first one s lacks
+        below = ~self.gone & self.suit_mask[self.suit[c]] & ~((2 << c) - 1)
+        miss = below & ~hand
+        if miss:
+            below &= (miss & -miss) - 1
+        return (1 << c) | below
 
     def _ps_store(self, node, q, rel, best, a0, b0, move):
         in_play = ~self.gone
