@@ -3012,7 +3012,13 @@ class _Tricks(_Budget):
         if last:
             for _, x in trick:
                 tm0 |= 1 << x
-        for c in self._moves(s, first):
+        if leading or not self.plain:
+            moves = self._moves(s, first)
+        else:
+            a = hands[s] & SM[led]
+            # one card of the suit led: the only move (no ordering to do)
+            moves = [a.bit_length() - 1] if a and not a & (a - 1) else self._moves(s, first)
+        for c in moves:
             bit = 1 << c
             if bit & small:
                 continue
