@@ -2029,6 +2029,7 @@ def _plain_follow_only(g) -> bool:
 
 _PTT_LIMIT = 1 << 21     # entries of the partition search's table before it starts again
 _SQUEEZE: dict = {}
+_SQUEEZED: dict = {}    # (game, seats, ranks) -> packed holdings -> squeezed (``_ps_position``)
 _FLIPS: dict = {}       # (game, active seats) -> the partition search's per-card updates
 _ORDS: dict = {}        # (game, trumps) -> the move ordering's per-card numbers
 _REPS: dict = {}        # game -> its suits' equivalent cards, by holding (no special cards)
@@ -2169,6 +2170,30 @@ class _Tricks(_Budget):
             led: [(keys[c] << rb) | (self.rank_bits - self.rank[c]) for c in range(g.n_cards)]
             for led, keys in enumerate(self.keys_of) if keys is not None})
         self.prev_seat = {self.next_seat[p]: p for p in self.active}
+        # mates[s]: (the partners of s, its opponents)
+        self.mates = {p: (tuple(x for x in self.active if x != p and (x in self.side) == (p in self.side)),
+                          tuple(x for x in self.active if (x in self.side) != (p in self.side)))
+                      for p in self.active}
+        # team_of[s]: the seats of s's team, s among them, in seat order
+        self.team_of = {p: tuple(x for x in self.active if (x in self.side) == (p in self.side))
+                        for p in self.active}
+        # later[s][i]: (seat, a partner of s?) for each seat still to play to the
+        # trick after s, s playing its (i+1)th card
+        self.later = {}
+        for p in self.active:
+            rows = []
+            for i in range(len(self.active)):
+                row, nxt = [], p
+                for _ in range(len(self.active) - 1 - i):
+                    nxt = self.next_seat[nxt]
+                    row.append((nxt, (nxt in self.side) == (p in self.side)))
+                rows.append(tuple(row))
+            self.later[p] = rows
+        self.lead_bits = (16 * len(self.active)).bit_length()
+        self.rank_width = rb + 1
+        self.plain = self.quick and not self.special
+        self.trick_cache = {}   # the cards searched in a trick, ordered (``_trick_reps``)
+        self.trump_cache = {}   # the trumps' packed holdings -> ``_top_trumps``
         self.partner_after = {}
         for p in self.active:
             row = []
@@ -2189,6 +2214,8 @@ class _Tricks(_Budget):
                     1 << (4 * (ns * n - 1 - (self.suit[c] * n + i))))
                 for c in range(g.n_cards)}
             for i, s in enumerate(self.active)})
+        # a suit's holdings packed -> the same squeezed (``_squeeze``)
+        self.squeezed = _per_game(_SQUEEZED, (id(g), n, R), g, dict)
         self.packed = [0] * ns
         self.lens = 0
         for i, s in enumerate(self.active):
@@ -2249,13 +2276,17 @@ class _Tricks(_Budget):
         return _classes_of(allowed, ~self.gone & self.g.full_deck, self.suit, self.g.card_points, self.special)
 
     def _moves(self, s: int, first=None) -> list:
-        cards = self._reps(self._allowed(s))
         trick = self.trick
+        if trick and self.plain:
+            cards = self._trick_reps(s)
+        else:
+            cards = self._reps(self._allowed(s))
         if trick:
             # one number a card orders by within the trick: its trick key, then low
             # rank first (the lowest of equal keys, say discards, first)
             o = self.ord_of[self.led]
-            cards.sort(key=o.__getitem__)
+            if not self.plain:
+                cards.sort(key=o.__getitem__)
             if len(cards) > 1:
                 side = self.side
                 mine = s in side
@@ -2282,6 +2313,25 @@ class _Tricks(_Budget):
             cards.insert(0, first)
         return cards
 
+    def _trick_reps(self, s: int) -> list:
+        """(following suit the only rule, no special cards) ``_reps`` of the cards `s`
+        may play to the trick, sorted by ``ord_of``: remembered by the holding of the
+        suit led (or, void in it, by the hand and the cards out of play)."""
+        h = self.hands[s]
+        led = self.led
+        sm = self.suit_mask[led]
+        a = h & sm
+        key = (a, ~self.gone & sm) if a else (h, self.gone, led)
+        cache = self.trick_cache
+        got = cache.get(key)
+        if got is None:
+            got = self._reps(a or h)
+            got.sort(key=self.ord_of[led].__getitem__)
+            if len(cache) > 1 << 18:
+                cache.clear()
+            cache[key] = got
+        return got[:]
+
     def _sure_first(self, s: int, cards: list, o, w: int) -> list:
         """`cards` with the first of them that beats the winning card (above `w` in
         the ordering `o`) and that no opponent after `s` could beat moved to the front."""
@@ -2305,16 +2355,17 @@ class _Tricks(_Budget):
         still to play to the trick could play, the same for its partners; -1 for
         none)."""
         o = self.ord_of[self.led]
-        mine = s in self.side
-        nxt = s
+        hands = self.hands
+        sm = self.suit_mask[self.led]
+        tm = self.trump_mask
         best = mate = -1
-        for _ in range(self.n_active - 1 - len(self.trick)):
-            nxt = self.next_seat[nxt]
-            h = self.hands[nxt]
+        for nxt, partner in self.later[s][len(self.trick)]:
+            h = hands[nxt]
             if not h:
                 continue
-            top = o[self._top_play(h)]
-            if (nxt in self.side) == mine:
+            pool = h & sm or h & tm or h        # ``_top_play``
+            top = o[(pool & -pool).bit_length() - 1]
+            if partner:
                 if top > mate:
                     mate = top
             elif top > best:
@@ -2326,15 +2377,17 @@ class _Tricks(_Budget):
         winning card (of the suit led, or a trump when void in it)."""
         keys = self.keys_of[self.led]
         wk = keys[self.win_card]
-        mine = s in self.side
-        nxt = s
-        for _ in range(self.n_active - 1 - len(self.trick)):
-            nxt = self.next_seat[nxt]
-            if (nxt in self.side) == mine:
+        hands = self.hands
+        sm = self.suit_mask[self.led]
+        tm = self.trump_mask
+        for nxt, partner in self.later[s][len(self.trick)]:
+            if partner:
                 continue
-            h = self.hands[nxt]
-            if h and keys[self._top_play(h)] > wk:
-                return True
+            h = hands[nxt]
+            if h:
+                pool = h & sm or h & tm or h    # ``_top_play``
+                if keys[(pool & -pool).bit_length() - 1] > wk:
+                    return True
         return False
 
     def _lead_order(self, s: int, cards: list) -> list:
@@ -2350,44 +2403,77 @@ class _Tricks(_Budget):
         SM = self.suit_mask
         suit = self.suit
         rank = self.rank
-        mine = s in self.side
         trumps = -1 if self.no_trumps else self.trumps
-        team = [p for p in self.active if p != s and (p in self.side) == mine]
-        opps = [o for o in self.active if (o in self.side) != mine]
+        team, opps = self.mates[s]
         tm = SM[trumps] if trumps >= 0 else 0
-        grade = {}
+        mine = hands[s]
+        kept = None           # a partner can trump a side suit (worked out when asked)
+        # each suit's place, one number: the group (0, 1, 2, 3, 3.2, 3.5, 4 numbered in
+        # that order), then the others' length; and whether its cards go low first
+        place = {}
         for k in {suit[c] for c in cards}:
             sm = SM[k]
             live = in_play & sm
             top = live & -live
             # the others' cards of the suit, an opponent void in it counting for more
             # than any length (it may discard anything: a wider search)
-            opp_len = sum((hands[o] & sm).bit_count() or 16 for o in opps)
-            opp_ruff = k != trumps and any(not hands[o] & sm and hands[o] & tm for o in opps)
+            opp_len = 0
+            opp_ruff = False
+            for o in opps:
+                h = hands[o]
+                x = h & sm
+                if x:
+                    opp_len += x.bit_count()
+                else:
+                    opp_len += 16
+                    if h & tm and k != trumps:
+                        opp_ruff = True
             if opp_ruff:
-                g = 4
-            elif k == trumps and not any(hands[p] & top for p in team) and not hands[s] & top:
-                g = 3.5                     # a trump lead into the other side's top trump
-            elif hands[s] & top:
-                g = 0
-            elif any(hands[p] & top for p in team) or (
-                    k != trumps and any(not hands[p] & sm and hands[p] & tm for p in team)):
-                g = 1
+                g = 6
             else:
-                second = live ^ top
-                second &= -second
-                g = 2 if hands[s] & second else 3
-            if k == trumps and g <= 1 and any(
-                    not hands[p] & SM[j] and hands[p] & tm for p in team for j in range(len(SM)) if j != trumps):
-                g = 3.2                     # a partner's trumps kept for its ruffs
-            grade[k] = (g, opp_len)
-
-        def key(c):
-            g, n = grade[suit[c]]
-            if g in (0, 2):
-                return (g, n, rank[c])
-            return (g, n, -rank[c])
-        return sorted(cards, key=key)
+                mate_top = False
+                for p in team:
+                    if hands[p] & top:
+                        mate_top = True
+                        break
+                if k == trumps and not mate_top and not mine & top:
+                    g = 5                   # a trump lead into the other side's top trump
+                elif mine & top:
+                    g = 0
+                elif mate_top:
+                    g = 1
+                else:
+                    g = -1
+                    if k != trumps:
+                        for p in team:
+                            if not hands[p] & sm and hands[p] & tm:
+                                g = 1
+                                break
+                    if g < 0:
+                        second = live ^ top
+                        second &= -second
+                        g = 2 if mine & second else 3
+                if k == trumps and g <= 1:
+                    if kept is None:
+                        kept = False
+                        for p in team:
+                            h = hands[p]
+                            if h & tm:
+                                for j, sj in enumerate(SM):
+                                    if j != trumps and not h & sj:
+                                        kept = True
+                                        break
+                                if kept:
+                                    break
+                    if kept:
+                        g = 4               # a partner's trumps kept for its ruffs
+            place[k] = ((g << self.lead_bits | opp_len) << self.rank_width, g == 0 or g == 2)
+        rb = self.rank_bits
+        order = {}
+        for c in cards:
+            b, low = place[suit[c]]
+            order[c] = b | (rank[c] if low else rb - rank[c])
+        return sorted(cards, key=order.__getitem__)
 
     # ------------------------------------------------------------ bounds and keys
     def _key(self, leader: int):
@@ -2597,8 +2683,17 @@ class _Tricks(_Budget):
     # found there holds for every position that agrees with them (the partition
     # search of double-dummy solvers).
     def _ps_position(self, leader: int):
-        n = self.n_active
-        return (leader, self.lens), [_squeeze(k, n, self.R) for k in self.packed]
+        sq = self.squeezed
+        packed = self.packed
+        try:
+            return (leader, self.lens), [sq[k] for k in packed]
+        except KeyError:
+            n, R = self.n_active, self.R
+            if len(sq) > 1 << 20:
+                sq.clear()
+            for k in packed:
+                sq[k] = _squeeze(k, n, R)
+            return (leader, self.lens), [sq[k] for k in packed]
 
     def _ps_prefix(self, rs) -> int:
         """The cards of the top `rs[k]` ranks still in play of each suit k."""
@@ -2620,24 +2715,29 @@ class _Tricks(_Budget):
         best, used = self._cash(hands, in_play, leader)
         if best >= need:
             return best, used
-        team = self.side if leader in self.side else frozenset(self.active) - self.side
+        partners, opps = self.mates[leader]
+        if not partners:
+            return best, used
         SM = self.suit_mask
         trumps = -1 if self.no_trumps else self.trumps
-        opps = [o for o in self.active if o not in team]
-        ruffers = [o for o in opps if trumps >= 0 and hands[o] & SM[trumps]]
+        tm = self.trump_mask
+        ruffers = [o for o in opps if hands[o] & tm] if tm else ()
         mine = hands[leader]
-        tm = SM[trumps] if trumps >= 0 else 0
-        for p in self.active:
-            if p == leader or p not in team:
-                continue
-            rest = [t for t in self.active if t != leader and t != p and t in team]
+        for p in partners:
+            rest = [t for t in partners if t != p]
             for k, sm in enumerate(SM):
                 live = in_play & sm
                 top = live & -live
                 if not (hands[p] & top) or not (mine & sm) or (mine & top):
                     continue
-                if k != trumps and any(not hands[o] & sm for o in ruffers):
-                    continue              # an opponent could trump the way in
+                if k != trumps and ruffers:
+                    ruff = False
+                    for o in ruffers:
+                        if not hands[o] & sm:
+                            ruff = True   # an opponent could trump the way in
+                            break
+                    if ruff:
+                        continue
                 after = list(hands)
                 gone = top
                 low = 1 << ((mine & sm).bit_length() - 1)
@@ -2685,30 +2785,26 @@ class _Tricks(_Budget):
         leader's winner while it holds a card of another suit: the rounds in the
         other suits are counted up to the fewest such cards such a partner holds
         (those suits cashed before the trumps)."""
-        team = leader in self.side
+        partners, opps = self.mates[leader]
         mine = hands[leader]
         SM = self.suit_mask
         trumps = -1 if self.no_trumps else self.trumps
-        tm = SM[trumps] if trumps >= 0 else 0
-        ruffers = [hands[o] for o in self.active if (o in self.side) != team and hands[o] & tm]
+        tm = self.trump_mask
+        ruffers = [hands[o] for o in opps if hands[o] & tm] if tm else ()
         side_rounds = trump_rounds = 0
         used = 0
         for k, sm in enumerate(SM):
             held = mine & sm
             if not held:
                 continue
-            run = 0
-            cards = 0
+            # the leader's run of the suit's top cards in play: those above the
+            # highest card in play it does not hold
             m = in_play & sm
-            while m:
-                low = m & -m
-                if not held & low:
-                    break
-                run += 1
-                cards |= low
-                m ^= low
-            if not run:
+            out = m & ~held
+            cards = m & ((out & -out) - 1) if out else m
+            if not cards:
                 continue
+            run = cards.bit_count()
             if k == trumps:
                 trump_rounds += run
                 used |= cards
@@ -2718,13 +2814,17 @@ class _Tricks(_Budget):
             else:
                 # every opponent holding trumps follows this suit for `safe` rounds
                 # (following takes none of its cards of another suit)
-                safe = min(run, min((h & sm).bit_count() for h in ruffers))
+                safe = run
+                for h in ruffers:
+                    x = (h & sm).bit_count()
+                    if x < safe:
+                        safe = x
                 if safe:
                     side_rounds += safe
                     used |= _top(cards, safe)
         if tm and side_rounds:
-            for p in self.active:
-                if p != leader and (p in self.side) == team and hands[p] & tm:
+            for p in partners:
+                if hands[p] & tm:
                     spare = (hands[p] & ~tm).bit_count()
                     if spare < side_rounds:
                         side_rounds = spare
@@ -2738,18 +2838,15 @@ class _Tricks(_Budget):
         when one seat holds every such top card, it wins the first and cashes the rest
         (each still the highest of its suit, and the leader's team cannot trump)."""
         hands = self.hands
-        team = leader in self.side
         SM = self.suit_mask
         in_play = ~self.gone
-        if not self.no_trumps:
-            tm = SM[self.trumps]
-            for p in self.active:
-                if (p in self.side) == team and hands[p] & tm:
-                    return 0, 0
+        team = self.team_of[leader]
+        tm = self.trump_mask
         mine = 0
-        for p in self.active:
-            if (p in self.side) == team:
-                mine |= hands[p]
+        for p in team:
+            if hands[p] & tm:
+                return 0, 0
+            mine |= hands[p]
         tops = 0
         lead = hands[leader]
         for sm in SM:
@@ -2772,7 +2869,18 @@ class _Tricks(_Budget):
         trump of the other side wins the trick it is played to for its side, and each
         trick takes one card of a hand, so a hand holding m of them brings its side m
         tricks; the two highest trumps in two hands of a side bring it two tricks where
-        one of those hands holds another trump."""
+        one of those hands holds another trump. Asked between tricks, where it reads
+        only who holds which trump: in the partition search (which keeps ``packed``
+        up to date) it is remembered by the trump suit's packed holdings."""
+        if not self.ps:
+            return self._top_trumps_of()
+        key = self.packed[self.trumps]
+        got = self.trump_cache.get(key)
+        if got is None:
+            got = self.trump_cache[key] = self._top_trumps_of()
+        return got
+
+    def _top_trumps_of(self):
         sm = self.suit_mask[self.trumps]
         live = ~self.gone & sm
         if not live:
@@ -2780,11 +2888,9 @@ class _Tricks(_Budget):
         top = live & -live
         hands = self.hands
         holder = next(s for s in self.active if hands[s] & top)
-        team = holder in self.side
         theirs = 0
-        for s in self.active:
-            if (s in self.side) != team:
-                theirs |= hands[s] & sm
+        for s in self.mates[holder][1]:
+            theirs |= hands[s] & sm
         if theirs:
             high = theirs & -theirs            # their highest trump
             above = high - 1                   # the cards ranked above it
@@ -2792,12 +2898,11 @@ class _Tricks(_Budget):
             above = sm
         best = 0
         cards = 0
-        for s in self.active:
-            if (s in self.side) == team:
-                m = hands[s] & sm & above
-                n = m.bit_count()
-                if n > best:
-                    best, cards = n, m
+        for s in self.team_of[holder]:
+            m = hands[s] & sm & above
+            n = m.bit_count()
+            if n > best:
+                best, cards = n, m
         if best == 1 and self.up:
             # (a count of what a side can make sure of: a bound only where each side
             # wants tricks)
@@ -2901,9 +3006,15 @@ class _Tricks(_Budget):
                 # one table per set of ranks relied on (`rs`: how many of each
                 # suit's top cards), keyed by who holds those cards
                 # the set that answered last is asked first (kept at the end)
+                four = len(q) == 4
+                if four:
+                    q0, q1, q2, q3 = q
                 for rs, masks, table in reversed(groups.values()):
-                    e = table.get((q[0] & masks[0], q[1] & masks[1], q[2] & masks[2], q[3] & masks[3])
-                                  if len(q) == 4 else tuple(x & m for x, m in zip(q, masks)))
+                    if four:
+                        m0, m1, m2, m3 = masks
+                        e = table.get((q0 & m0, q1 & m1, q2 & m2, q3 & m3))
+                    else:
+                        e = table.get(tuple(x & m for x, m in zip(q, masks)))
                     if e is not None:
                         if e[0] > lo:
                             lo, lo_rs = e[0], rs
@@ -2981,7 +3092,26 @@ class _Tricks(_Budget):
         small = 0          # cards whose rank a search showed not to matter: not tried
         flips = self.flip[s]
         packed = self.packed
-        for c in self._moves(s, first):
+        search = self._search_ps
+        # what every move starts from (each is undone before the next)
+        led, win_seat, win_card = self.led, self.win_seat, self.win_card
+        leading = not trick
+        last = len(trick) == self.n_active - 1      # this card ends the trick
+        nxt = self.next_seat[s]
+        if not leading:
+            keys = keys_of[led]
+            wk = keys[win_card]
+        tm0 = 0                                      # the cards already in the trick
+        if last:
+            for _, x in trick:
+                tm0 |= 1 << x
+        if leading or not self.plain:
+            moves = self._moves(s, first)
+        else:
+            a = hands[s] & SM[led]
+            # one card of the suit led: the only move (no ordering to do)
+            moves = [a.bit_length() - 1] if a and not a & (a - 1) else self._moves(s, first)
+        for c in moves:
             bit = 1 << c
             if bit & small:
                 continue
@@ -2989,29 +3119,28 @@ class _Tricks(_Budget):
             fk, fx, fu = flips[c]
             packed[fk] ^= fx
             self.lens -= fu
-            led, win_seat, win_card = self.led, self.win_seat, self.win_card
-            if not trick:
+            if leading:
                 self.led = suit[c]
-                self.win_seat, self.win_card = s, c
-            elif keys_of[led][c] > keys_of[led][win_card]:
-                self.win_seat, self.win_card = s, c
+                self.win_seat = s
+                self.win_card = c
+            elif keys[c] > wk:
+                self.win_seat = s
+                self.win_card = c
             trick.append((s, c))
-            if len(trick) < self.n_active:
-                self.turn = self.next_seat[s]
-                v, r = self._search_ps(alpha, beta)
+            if not last:
+                self.turn = nxt
+                v, r = search(alpha, beta)
             else:
                 w, wc = self.win_seat, self.win_card
                 won = 1 if w in side else 0
-                tm = 0
-                for _, x in trick:
-                    tm |= 1 << x
+                tm = tm0 | bit
                 ws = tm & SM[suit[wc]]
                 by_rank = ws & (ws - 1)         # another card of the winning suit
                 gone = self.gone
                 self.gone = gone | tm
                 self.trick = []
                 self.turn = w
-                v, r = self._search_ps(alpha - won, beta - won)
+                v, r = search(alpha - won, beta - won)
                 v += won
                 if by_rank:
                     r |= 1 << wc
@@ -3063,36 +3192,29 @@ class _Tricks(_Budget):
         """Card `c` of seat `s` and the cards of its hand equivalent to it (adjacent, no
         card in play between)."""
         hand = self.hands[s]
-        in_play = ~self.gone
-        sm = self.suit_mask[self.suit[c]]
-        out = 1 << c
-        x = c
-        while True:        # the cards below c in its run
-            below = in_play & sm & ~((2 << x) - 1)
-            if not below:
-                break
-            nxt = below & -below
-            if not hand & nxt:
-                break
-            out |= nxt
-            x = nxt.bit_length() - 1
-        return out
+        # the cards of the suit in play below c, down to the first one s lacks
+        below = ~self.gone & self.suit_mask[self.suit[c]] & ~((2 << c) - 1)
+        miss = below & ~hand
+        if miss:
+            below &= (miss & -miss) - 1
+        return (1 << c) | below
 
     def _ps_store(self, node, q, rel, best, a0, b0, move):
         in_play = ~self.gone
         full = self.full
+        tops = self.tops
         rs = []
-        masks = []
         pats = []
-        for k, sh in enumerate(self.shifts):
+        for x, sh in zip(q, self.shifts):
             rk = (rel >> sh) & full
-            r = 0
             if rk:
-                lowest = 1 << (rk.bit_length() - 1)
-                r = ((in_play >> sh) & full & ((lowest << 1) - 1)).bit_count()
-            rs.append(r)
-            masks.append(self.tops[r])
-            pats.append(q[k] & self.tops[r])
+                # the cards in play down to the lowest one relied on
+                r = ((in_play >> sh) & full & ((1 << rk.bit_length()) - 1)).bit_count()
+                rs.append(r)
+                pats.append(x & tops[r])
+            else:
+                rs.append(0)
+                pats.append(0)
         if best <= a0:
             lo, hi = 0, best
         elif best >= b0:
@@ -3105,7 +3227,7 @@ class _Tricks(_Budget):
             groups = self.ptt[node] = {}
         group = groups.get(rs)
         if group is None:
-            group = groups[rs] = (rs, tuple(masks), {})
+            group = groups[rs] = (rs, tuple(tops[r] for r in rs), {})
         table = group[2]
         pats = tuple(pats)
         e = table.get(pats)
