@@ -2267,8 +2267,9 @@ class _Tricks(_Budget):
                         # third hand high, the cheapest card that beats the winner first
                         cards = self._sure_first(s, _winners_first(cards, o, w), o, w)
                     # else a partner wins: the lowest first (discards: the lowest card)
-                elif self.partner_after[s][len(trick)] and self.led != self.trumps:
-                    # second hand low: the lowest first, then the cheapest winner
+                elif self.partner_after[s][len(trick)]:
+                    # second hand low (trumps led too): the lowest first, then the
+                    # cheapest winner
                     cards = self._sure_first(s, cards, o, w)
                 else:                                      # the cheapest winner, then the lowest
                     cards = _winners_first(cards, o, w)
@@ -2338,7 +2339,8 @@ class _Tricks(_Budget):
 
     def _lead_order(self, s: int, cards: list) -> list:
         """Leads, likeliest best first: a suit whose highest card in play the leader
-        holds (its top card), then one whose highest card a partner holds or a partner
+        holds (its top card; the side suits before trumps), then one whose highest
+        card a partner holds or a partner
         can trump (low), then suits the other side holds the top of (from a sequence
         under the top the highest, else low), then trumps while a partner could trump
         a side suit, then trumps into the other side's top trump, last suits the other
@@ -2379,11 +2381,13 @@ class _Tricks(_Budget):
             if k == trumps and g <= 1 and any(
                     not hands[p] & SM[j] and hands[p] & tm for p in team for j in range(len(SM)) if j != trumps):
                 g = 3.2                     # a partner's trumps kept for its ruffs
+            elif k == trumps and g == 0:
+                g = 0.5                     # trumps from the top after the side suits' tops
             grade[k] = (g, opp_len)
 
         def key(c):
             g, n = grade[suit[c]]
-            if g in (0, 2):
+            if g in (0, 0.5, 2):
                 return (g, n, rank[c])
             return (g, n, -rank[c])
         return sorted(cards, key=key)
