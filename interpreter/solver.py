@@ -2269,7 +2269,10 @@ class _Tricks(_Budget):
                     # else a partner wins: the lowest first (discards: the lowest card)
                 elif self.partner_after[s][len(trick)]:
                     # second hand low (trumps led too): the lowest first, then the
-                    # cheapest winner
+                    # cheapest winner; but void in the suit led, the cheapest trump
+                    # that wins first, then the discards
+                    if not self.hands[s] & self.suit_mask[self.led]:
+                        cards = _winners_first(cards, o, w)
                     cards = self._sure_first(s, cards, o, w)
                 else:                                      # the cheapest winner, then the lowest
                     cards = _winners_first(cards, o, w)
