@@ -2299,8 +2299,12 @@ class _Tricks(_Budget):
                         # third hand high, the cheapest card that beats the winner first
                         cards = self._sure_first(s, _winners_first(cards, o, w), o, w)
                     # else a partner wins: the lowest first (discards: the lowest card)
-                elif self.partner_after[s][len(trick)] and self.led != self.trumps:
-                    # second hand low: the lowest first, then the cheapest winner
+                elif self.partner_after[s][len(trick)]:
+                    # second hand low (trumps led too): the lowest first, then the
+                    # cheapest winner; but void in the suit led, the cheapest trump
+                    # that wins first, then the discards
+                    if not self.hands[s] & self.suit_mask[self.led]:
+                        cards = _winners_first(cards, o, w)
                     cards = self._sure_first(s, cards, o, w)
                 else:                                      # the cheapest winner, then the lowest
                     cards = _winners_first(cards, o, w)
@@ -2392,7 +2396,8 @@ class _Tricks(_Budget):
 
     def _lead_order(self, s: int, cards: list) -> list:
         """Leads, likeliest best first: a suit whose highest card in play the leader
-        holds (its top card), then one whose highest card a partner holds or a partner
+        holds (its top card; the side suits before trumps), then one whose highest
+        card a partner holds or a partner
         can trump (low), then suits the other side holds the top of (from a sequence
         under the top the highest, else low), then trumps while a partner could trump
         a side suit, then trumps into the other side's top trump, last suits the other
@@ -2408,8 +2413,8 @@ class _Tricks(_Budget):
         tm = SM[trumps] if trumps >= 0 else 0
         mine = hands[s]
         kept = None           # a partner can trump a side suit (worked out when asked)
-        # each suit's place, one number: the group (0, 1, 2, 3, 3.2, 3.5, 4 numbered in
-        # that order), then the others' length; and whether its cards go low first
+        # each suit's place, one number: the group (numbered 0 to 7 in the order
+        # above), then the others' length; and whether its cards go low first
         place = {}
         for k in {suit[c] for c in cards}:
             sm = SM[k]
@@ -2429,7 +2434,7 @@ class _Tricks(_Budget):
                     if h & tm and k != trumps:
                         opp_ruff = True
             if opp_ruff:
-                g = 6
+                g = 7
             else:
                 mate_top = False
                 for p in team:
@@ -2437,23 +2442,23 @@ class _Tricks(_Budget):
                         mate_top = True
                         break
                 if k == trumps and not mate_top and not mine & top:
-                    g = 5                   # a trump lead into the other side's top trump
+                    g = 6                   # a trump lead into the other side's top trump
                 elif mine & top:
-                    g = 0
+                    g = 1 if k == trumps else 0   # trumps from the top after the side suits' tops
                 elif mate_top:
-                    g = 1
+                    g = 2
                 else:
                     g = -1
                     if k != trumps:
                         for p in team:
                             if not hands[p] & sm and hands[p] & tm:
-                                g = 1
+                                g = 2
                                 break
                     if g < 0:
                         second = live ^ top
                         second &= -second
-                        g = 2 if mine & second else 3
-                if k == trumps and g <= 1:
+                        g = 3 if mine & second else 4
+                if k == trumps and g <= 2:
                     if kept is None:
                         kept = False
                         for p in team:
@@ -2466,8 +2471,8 @@ class _Tricks(_Budget):
                                 if kept:
                                     break
                     if kept:
-                        g = 4               # a partner's trumps kept for its ruffs
-            place[k] = ((g << self.lead_bits | opp_len) << self.rank_width, g == 0 or g == 2)
+                        g = 5               # a partner's trumps kept for its ruffs
+            place[k] = ((g << self.lead_bits | opp_len) << self.rank_width, g <= 1 or g == 3)
         rb = self.rank_bits
         order = {}
         for c in cards:
