@@ -120,6 +120,18 @@ def check(d, budget=60000):
     return True
 
 
+def plain_future(d, seat, sr):
+    """(the side's future tricks under best play from the position, the tricks left):
+    the plain trick search (no partition search, no quick-trick or trump bounds) after
+    each legal action of the seat to move, the best of them for that seat (`sr`: the
+    search whose bound is being checked, for who maximises)."""
+    plain = Solver(d, seat)
+    plain.search.ps = plain.search.quick = False
+    acts = [a for a in d.legal_actions() if a != d.codec.CONCEDE]
+    got = plain.tricks(acts).values()
+    return (max(got) if d.turn in sr.maxers else min(got)), d.hands[d.turn].bit_count()
+
+
 @pytest.mark.parametrize("name", GAMES + VARIANTS)
 def test_solver_agrees_with_brute_force_on_small_endings(name):
     g = load(name)
@@ -391,11 +403,7 @@ def test_a_lead_into_the_other_sides_top_cards_gives_them_those_tricks():
                 run, _ = sr._led_into(sr.turn)
                 if not run:
                     continue
-                plain = Solver(d, seat)
-                plain.search.ps = plain.search.quick = False
-                acts = [a for a in d.legal_actions() if a != d.codec.CONCEDE]
-                future = max(plain.tricks(acts).values()) if d.turn in sr.maxers else min(plain.tricks(acts).values())
-                left = d.hands[d.turn].bit_count()
+                future, left = plain_future(d, seat, sr)
                 if d.turn in sr.side:
                     assert future <= left - run
                 else:
@@ -426,12 +434,7 @@ def test_quick_tricks_in_several_suits_past_the_opponents_trumps():
                 team = s in sr.side
                 if len(side_suits) < 2 or not any((o in sr.side) != team and d.hands[o] & tm for o in d.active):
                     continue
-                plain = Solver(d, seat)
-                plain.search.ps = plain.search.quick = False
-                acts = [a for a in d.legal_actions() if a != d.codec.CONCEDE]
-                got = plain.tricks(acts).values()
-                future = max(got) if s in sr.maxers else min(got)
-                left = d.hands[s].bit_count()
+                future, left = plain_future(d, seat, sr)
                 if team:
                     assert future >= n
                 else:
@@ -458,12 +461,7 @@ def test_the_two_highest_trumps_in_two_hands_of_a_side_take_two_tricks():
                 holder, run, cards = sr._top_trumps()
                 if run != 2 or cards.bit_count() != 2 or any(d.hands[s] & cards == cards for s in d.active):
                     continue
-                plain = Solver(d, seat)
-                plain.search.ps = plain.search.quick = False
-                acts = [a for a in d.legal_actions() if a != d.codec.CONCEDE]
-                got = plain.tricks(acts).values()
-                future = max(got) if d.turn in sr.maxers else min(got)
-                left = d.hands[d.turn].bit_count()
+                future, left = plain_future(d, seat, sr)
                 if holder in sr.side:
                     assert future >= 2
                 else:
@@ -492,12 +490,7 @@ def test_quick_tricks_through_a_partners_top_card_hold():
                 sure = sr._sure_ps(s)[0]
                 if sure <= own:
                     continue
-                plain = Solver(d, seat)
-                plain.search.ps = plain.search.quick = False
-                acts = [a for a in d.legal_actions() if a != d.codec.CONCEDE]
-                got = plain.tricks(acts).values()
-                future = max(got) if s in sr.maxers else min(got)
-                left = d.hands[s].bit_count()
+                future, left = plain_future(d, seat, sr)
                 if s in sr.side:
                     assert future >= sure
                 else:
@@ -525,12 +518,7 @@ def test_the_second_trump_right_behind_the_top_trump_takes_a_trick():
                 hh, _ = sr._behind_top_trump(sr.turn)
                 if hh < 0:
                     continue
-                plain = Solver(d, seat)
-                plain.search.ps = plain.search.quick = False
-                acts = [a for a in d.legal_actions() if a != d.codec.CONCEDE]
-                got = plain.tricks(acts).values()
-                future = max(got) if d.turn in sr.maxers else min(got)
-                left = d.hands[d.turn].bit_count()
+                future, left = plain_future(d, seat, sr)
                 if hh in sr.side:
                     assert future >= 1
                 else:
