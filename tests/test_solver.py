@@ -225,21 +225,27 @@ def test_trick_search_agrees_with_general_search(name):
     assert used >= 3
 
 
-def test_conceding_is_searched():
-    """Solo Whist's contracts to take no trick may be conceded once lost: endings where
-    the declarer may concede agree with brute force too."""
+def concession_endings(tries=400, seed=1):
+    """Solo Whist deals played at random until the declarer may concede with three
+    tricks or fewer left (deals that end first are skipped)."""
     g = load("solo-whist")
-    rng = random.Random(1)
-    found = 0
-    for _ in range(400):
+    rng = random.Random(seed)
+    for _ in range(tries):
         d = g.new_deal(4, rng.randrange(4))
         d.deal_random(rng)
         agent = RandomAgent(rng)
         while not d.is_terminal() and not (d.phase == PLAY and d.codec.CONCEDE in d.legal_actions()
                                            and d.tricks_left <= 3):
             d.apply_action(agent.act(d))
-        if d.phase != PLAY:
-            continue
+        if d.phase == PLAY:
+            yield d
+
+
+def test_conceding_is_searched():
+    """Solo Whist's contracts to take no trick may be conceded once lost: endings where
+    the declarer may concede agree with brute force too."""
+    found = 0
+    for d in concession_endings():
         found += check(d)
         if found >= 3:
             break

@@ -192,21 +192,10 @@ def test_a_check_that_accepted_too_much_would_be_caught(variant_specs, monkeypat
 def test_the_general_search_with_concessions_agrees_with_brute_force():
     """Solo Whist's contracts to take no trick may be conceded once lost: searched by
     the general search (on its ordinary trick play) they agree with plain minimax."""
-    from talon_cards.agents import RandomAgent
     from talon_cards.solver import solve
-    from test_solver import brute_actions, TooBig
-    g = load("solo-whist")
-    rng = random.Random(1)
+    from test_solver import brute_actions, concession_endings, TooBig
     found = 0
-    for _ in range(400):
-        d = g.new_deal(4, rng.randrange(4))
-        d.deal_random(rng)
-        agent = RandomAgent(rng)
-        while not d.is_terminal() and not (d.phase == S.PLAY and d.codec.CONCEDE in d.legal_actions()
-                                           and d.tricks_left <= 3):
-            d.apply_action(agent.act(d))
-        if d.phase != S.PLAY:
-            continue
+    for d in concession_endings():
         for who in (d.turn, d.next_seat[d.turn]):
             try:
                 want = brute_actions(d, who, [60000])

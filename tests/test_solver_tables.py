@@ -3,33 +3,11 @@ computation) against that computation, at every node of real searches: a cache
 keyed by too little, or a bit trick that drops a card, fails here."""
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from talon_cards import solver as S
-from talon_cards.agents import RandomAgent
-from talon_cards.engine import PLAY
-from talon_cards.spec import load
 
-
-def endings(name, left, count, seed):
-    g = load(name)
-    seats = g.default_seats or g.seat_counts[0]
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        d = g.new_deal(seats, rng.randrange(seats))
-        d.deal_random(rng)
-        agent = RandomAgent(rng)
-        stop = rng.randrange(seats)
-        while not d.is_terminal():
-            if d.phase == PLAY and d.tricks_left <= left and len(d.trick) == stop % (d.n_active or 1):
-                break
-            d.apply_action(agent.act(d))
-        if d.phase == PLAY:
-            out.append(d)
-    return out
+from test_solver import endings
 
 
 def class_mask(t, s, c):
