@@ -2165,7 +2165,6 @@ class _Tricks(_Budget):
         # the (i+1)th card
         rb = max(1, (max(self.rank) + 1).bit_length())
         self.rank_bits = (1 << rb) - 1
-        self.big = 1 << 62
         self.ord_of = _per_game(_ORDS, (id(g), d.trumps), g, lambda: {
             led: [(keys[c] << rb) | (self.rank_bits - self.rank[c]) for c in range(g.n_cards)]
             for led, keys in enumerate(self.keys_of) if keys is not None})
