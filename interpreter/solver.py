@@ -2188,8 +2188,14 @@ class _Tricks(_Budget):
                     row.append((nxt, (nxt in self.side) == (p in self.side)))
                 rows.append(tuple(row))
             self.later[p] = rows
-        self.lead_bits = (16 * len(self.active)).bit_length()
-        self.rank_width = rb + 1
+        # lead_ends[s]: (the seat after s, the seat before it), each -1 when not an
+        # opponent of s (the seat before, also when it is the seat after)
+        self.lead_ends = {}
+        for p in self.active:
+            after, before = self.next_seat[p], self.prev_seat[p]
+            opp = self.mates[p][1]
+            self.lead_ends[p] = (after if after in opp else -1,
+                                 before if before in opp and before != after else -1)
         self.plain = self.quick and not self.special
         self.trick_cache = {}   # the cards searched in a trick, ordered (``_trick_reps``)
         self.trump_cache = {}   # the trumps' packed holdings -> ``_top_trumps``
@@ -2330,10 +2336,41 @@ class _Tricks(_Budget):
         if got is None:
             got = self._reps(a or h)
             got.sort(key=self.ord_of[led].__getitem__)
+            if not a:
+                got = self._discards_first(h, got)
             if len(cache) > 1 << 18:
                 cache.clear()
             cache[key] = got
         return got[:]
+
+    def _discards_first(self, h: int, cards: list) -> list:
+        """`cards` of a hand `h` void in the suit led, sorted by ``ord_of``: the discards
+        (the cards of the other side suits) first, from the longest suit and low, not
+        from a doubleton that guards the suit's second card or a singleton highest
+        card; then the trumps as they were."""
+        trumps = -1 if self.no_trumps else self.trumps
+        in_play = ~self.gone
+        SM = self.suit_mask
+        suit = self.suit
+        rank = self.rank
+        weight = {}
+        for c in cards:
+            k = suit[c]
+            if k == trumps:
+                continue
+            sm = SM[k]
+            x = h & sm
+            n = x.bit_count()
+            live = in_play & sm
+            top = live & -live
+            second = (live ^ top) & -(live ^ top)
+            w = rank[c] + (n << 6) // 44          # rank: 0 for the highest
+            if n == 2 and x & second and not x & top:
+                w -= 6
+            elif n == 1 and x & top:
+                w -= 8
+            weight[c] = w
+        return sorted(weight, key=lambda c: -weight[c]) + [c for c in cards if c not in weight]
 
     def _sure_first(self, s: int, cards: list, o, w: int) -> list:
         """`cards` with the first of them that beats the winning card (above `w` in
@@ -2394,90 +2431,177 @@ class _Tricks(_Budget):
         return False
 
     def _lead_order(self, s: int, cards: list) -> list:
-        """Leads, likeliest best first: a suit whose highest card in play the leader
-        holds (its top card; the side suits before trumps), then one whose highest
-        card a partner holds or a partner
-        can trump (low), then suits the other side holds the top of (from a sequence
-        under the top the highest, else low), then trumps while a partner could trump
-        a side suit, then trumps into the other side's top trump, last suits the other
-        side can trump. Within a group the suit the others hold fewest cards of comes
-        first, a suit an opponent is void in last."""
+        """Leads, likeliest best first, by a weight for each card: the lead ordering of
+        the bridge double-dummy solvers, read for any seats and teams (the seat after
+        the leader and the seat before it, when opponents, are the "next" and "last"
+        opponent; any partner of the leader stands for "partner").
+
+        For a suit: fewer cards in the opponents' hands are better (a void counts as
+        many cards: they may throw anything); worse when an opponent can trump it or
+        the last opponent holds one of its two highest cards (over the leader's side),
+        better when a partner can trump it, when the next opponent holds its highest
+        card and a partner its second (the lead goes through), and when the leader
+        leads a singleton towards a partner's winner to trump the return. For a card:
+        one whose trick the leader's side wins (its highest card; a partner's card
+        above the opponents'; a partner trumping) weighs more than one that gives up
+        the lead, the cheapest first; a lead from the top of a sequence under the
+        highest card comes next, and a low card last."""
         hands = self.hands
         in_play = ~self.gone
         SM = self.suit_mask
         suit = self.suit
-        rank = self.rank
         trumps = -1 if self.no_trumps else self.trumps
-        team, opps = self.mates[s]
         tm = SM[trumps] if trumps >= 0 else 0
+        team, opps = self.mates[s]
+        nxt, last = self.lead_ends[s]
+        trumping = bool(tm & in_play)       # trumps still in play
+        void_weight = (hands[s].bit_count() + 1) << 2
         mine = hands[s]
-        kept = None           # a partner can trump a side suit (worked out when asked)
-        # each suit's place, one number: the group (numbered 0 to 7 in the order
-        # above), then the others' length; and whether its cards go low first
-        place = {}
-        for k in {suit[c] for c in cards}:
+        active = self.active
+        lowest_rank = self.R + 1
+        rank = self.rank
+        by_suit = {}
+        for c in cards:
+            by_suit.setdefault(suit[c], []).append(c)
+        weight = {}
+        for k, cs in by_suit.items():
             sm = SM[k]
             live = in_play & sm
-            top = live & -live
-            # the others' cards of the suit, an opponent void in it counting for more
-            # than any length (it may discard anything: a wider search)
-            opp_len = 0
-            opp_ruff = False
+            t1 = live & -live                  # the highest card in play
+            rest = live ^ t1
+            t2 = rest & -rest                  # the second
+            rest ^= t2
+            t3 = rest & -rest                  # the third
+            w1 = w2 = w3 = -1                  # who holds them (-1: no one)
+            length = {-1: 0}
+            for x in active:
+                h = hands[x]
+                length[x] = (h & sm).bit_count()
+                if h & t1:
+                    w1 = x
+                if h & t2:
+                    w2 = x
+                if h & t3:
+                    w3 = x
+            opp_count = 0
+            opp_high = 0                       # the opponents' highest card of the suit
             for o in opps:
-                h = hands[o]
-                x = h & sm
+                opp_count += (length[o] << 2) or void_weight
+                x = hands[o] & sm
                 if x:
-                    opp_len += x.bit_count()
-                else:
-                    opp_len += 16
-                    if h & tm and k != trumps:
-                        opp_ruff = True
-            if opp_ruff:
-                g = 7
+                    b = x & -x
+                    if not opp_high or b < opp_high:
+                        opp_high = b
+            mate_high = 0
+            for p in team:
+                x = hands[p] & sm
+                if x:
+                    b = x & -x
+                    if not mate_high or b < mate_high:
+                        mate_high = b
+            mate_over = bool(mate_high) and (not opp_high or mate_high < opp_high)
+            single_top = (nxt >= 0 and w1 == nxt and length[nxt] == 1) or \
+                (last >= 0 and w1 == last and length[last] == 1)
+            if trumping:
+                d = -((opp_count << 5) // 13)
+                side_suit = k != trumps
+                ruffers = [p for p in team if not length[p] and hands[p] & tm] if side_suit else []
+                opp_ruffers = [o for o in opps if not length[o] and hands[o] & tm] if side_suit else []
+                if opp_ruffers:
+                    d -= 12
+                if ruffers and (last < 0 or length[last]):
+                    d += 17
+                if last >= 0 and (w1 == last or w2 == last):
+                    if length[last] != 1:
+                        d -= 12
+                elif nxt >= 0 and w1 == nxt and w2 in team and length[w2] != 1:
+                    d += 27
+                if side_suit and length[s] == 1 and mine & tm and w1 in team and length[w1] > 1:
+                    d += 19
+                # a partner's ruff wins the trick if it beats every opponent's ruff
+                over_ruffs = all(any((hands[p] & tm & -(hands[p] & tm)) < (hands[o] & tm & -(hands[o] & tm))
+                                     for p in ruffers) for o in opp_ruffers)
+                for c in cs:
+                    bit = 1 << c
+                    rr = (live & (bit - 1)).bit_count() + 1       # 1 for the highest card
+                    below = live & ~((bit << 1) - 1)
+                    seq = bool(below & -below & mine)
+                    if bit == t1:
+                        wins = over_ruffs
+                    elif mate_over:
+                        wins = not opp_ruffers
+                    else:
+                        wins = bool(ruffers) and over_ruffs
+                    if wins:
+                        if single_top:
+                            w = d + 35 + rr
+                        elif w1 == s:
+                            w = d + 48 + rr if w2 in team else d + 31 if bit == t1 else d - 3 + rr
+                        elif w1 in team:
+                            w = d + 42 + rr if w2 == s else d + 28 + rr
+                        elif seq:
+                            w = d + 40 if bit == t2 else d + 22 + rr
+                        else:
+                            w = d + 11 + rr
+                    else:
+                        e = d
+                        if w2 in team and w3 in team:
+                            e += 20
+                        elif (w2 == s and w3 in team and length[w3] > 1) or (w2 in team and w3 == s and length[w2] > 1):
+                            e += 13
+                        if single_top:
+                            w = e + 2 + rr
+                        elif w1 == s:
+                            w = e + 33 + rr if w2 in team else e + 38 if bit == t1 else e - 14 + rr
+                        elif w1 in team:
+                            w = e + 34 + rr
+                        elif seq and bit == t2:
+                            w = e + 35
+                        else:
+                            w = e + 17 - (lowest_rank - rank[c])
+                    weight[c] = w
             else:
-                mate_top = False
-                for p in team:
-                    if hands[p] & top:
-                        mate_top = True
-                        break
-                if k == trumps and not mate_top and not mine & top:
-                    g = 6                   # a trump lead into the other side's top trump
-                elif mine & top:
-                    g = 1 if k == trumps else 0   # trumps from the top after the side suits' tops
-                elif mate_top:
-                    g = 2
-                else:
-                    g = -1
-                    if k != trumps:
-                        for p in team:
-                            if not hands[p] & sm and hands[p] & tm:
-                                g = 2
-                                break
-                    if g < 0:
-                        second = live ^ top
-                        second &= -second
-                        g = 3 if mine & second else 4
-                if k == trumps and g <= 2:
-                    if kept is None:
-                        kept = False
-                        for p in team:
-                            h = hands[p]
-                            if h & tm:
-                                for j, sj in enumerate(SM):
-                                    if j != trumps and not h & sj:
-                                        kept = True
-                                        break
-                                if kept:
-                                    break
-                    if kept:
-                        g = 5               # a partner's trumps kept for its ruffs
-            place[k] = ((g << self.lead_bits | opp_len) << self.rank_width, g <= 1 or g == 3)
-        rb = self.rank_bits
-        order = {}
-        for c in cards:
-            b, low = place[suit[c]]
-            order[c] = b | (rank[c] if low else rb - rank[c])
-        return sorted(cards, key=order.__getitem__)
+                d = -((opp_count << 5) // 19)
+                if team and not any(length[p] for p in team):
+                    d -= 9
+                for c in cs:
+                    bit = 1 << c
+                    rr = (live & (bit - 1)).bit_count() + 1
+                    below = live & ~((bit << 1) - 1)
+                    seq = bool(below & -below & mine)
+                    e = d
+                    if bit == t1 or mate_over:
+                        if last >= 0 and w2 == last:
+                            if length[last] != 1:
+                                e -= 1
+                        elif nxt >= 0 and w2 == nxt:
+                            e += 22 if length[nxt] != 1 else 16
+                        if (w2 != nxt or length[nxt] == 1) and (w2 != last or length[last] == 1):
+                            w = e + 45 + rr
+                        else:
+                            w = e + 18 + rr
+                    else:
+                        if last >= 0 and (w1 == last or w2 == last):
+                            if length[last] != 1:
+                                e -= 10
+                        elif nxt >= 0 and w1 == nxt and w2 in team and length[w2] != 1:
+                            e += 31
+                        if w2 in team and w3 in team:
+                            e += 35
+                        elif (w2 == s and w3 in team and length[w3] > 1) or (w2 in team and w3 == s and length[w2] > 1):
+                            e += 25
+                        if single_top:
+                            w = e + 28 + rr
+                        elif w1 == s:
+                            w = e - 17 + rr
+                        elif not seq:
+                            w = e + 12 + rr
+                        elif bit == t2:
+                            w = e + 48
+                        else:
+                            w = e + 29 - rr
+                    weight[c] = w
+        return sorted(cards, key=lambda c: -weight[c])
 
     # ------------------------------------------------------------ bounds and keys
     def _key(self, leader: int):
