@@ -945,6 +945,10 @@ class _General(_Budget):
                 cards = Play.pre_lead(d, s) + cards
         if self.concede and d._can_concede(s):
             cards.append(self.CONCEDE)
+        return self._put_first(cards, first)
+
+    @staticmethod
+    def _put_first(cards: list, first) -> list:
         if first is not None and cards and cards[0] != first and first in cards:
             cards.remove(first)
             cards.insert(0, first)
@@ -2309,6 +2313,11 @@ class _Tricks(_Budget):
                     # cheapest winner; but void in the suit led, the cheapest trump
                     # that wins first, then the discards
                     if not self.hands[s] & self.suit_mask[self.led]:
+                        best, mate = self._beat_after(s)
+                        if mate > best and mate > w:
+                            # void, and a partner after wins the trick whatever
+                            # comes: a discard (the lowest card) first
+                            return self._put_first(cards, first)
                         cards = _winners_first(cards, o, w)
                     cards = self._sure_first(s, cards, o, w)
                 else:                                      # the cheapest winner, then the lowest
@@ -2317,6 +2326,10 @@ class _Tricks(_Budget):
                         cards = self._sure_first(s, cards, o, w)
         else:
             cards = self._lead_order(s, cards)
+        return self._put_first(cards, first)
+
+    @staticmethod
+    def _put_first(cards: list, first) -> list:
         if first is not None and cards and cards[0] != first and first in cards:
             cards.remove(first)
             cards.insert(0, first)
