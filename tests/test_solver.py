@@ -531,3 +531,96 @@ def test_the_second_trump_right_behind_the_top_trump_takes_a_trick():
                     assert future <= left - 1
                 checked += 1
     assert checked >= 10
+
+
+# ---------------------------------------------------------------- move ordering
+def laid_out(layout: dict):
+    """A Whist deal at its first lead with the hands given, seat by seat from the
+    leader on: {0: "A5 4 / ...", ...} as four holdings each, in the order (trumps, X,
+    Y, Z) of the suits, X, Y and Z the side suits in suit order."""
+    g = load("whist")
+    d = g.new_deal(4, 0)
+    d.deal_random(random.Random(1))
+    assert d.phase == PLAY and not d.trick
+    side_suits = [k for k in range(len(g.suits)) if k != d.trumps]
+    order = [d.trumps] + side_suits
+    seats = [d.turn]
+    while len(seats) < 4:
+        seats.append(d.next_seat[seats[-1]])
+    for i, holdings in layout.items():
+        h = 0
+        for k, cards in zip(order, holdings.split("/")):
+            for r in cards.split():
+                h |= 1 << g.card_by_name[r + g.suits[k]]
+        d.hands[seats[i]] = h
+    assert sum(h.bit_count() for h in d.hands) == 52
+    return d, seats, order
+
+
+def test_leads_cash_a_side_suit_ace_before_leading_into_the_last_opponents_top_cards():
+    """The leader holds the ace of a side suit every opponent follows, and small cards
+    of a suit whose ace and king the last opponent holds (over the leader's partner):
+    the ace is tried first, the small card of the other suit after it."""
+    d, seats, order = laid_out({
+        0: "6 5 4 2 / A 5 4 / 3 2 / 5 4 3 2",
+        1: "A K Q / K Q 3 / Q J 5 / A K Q J",
+        2: "7 3 / 9 8 7 6 / 10 9 8 7 6 / 7 6",
+        3: "J 10 9 8 / J 10 2 / A K 4 / 10 9 8",
+    })
+    g = d.game
+    sr = Solver(d).search
+    moves = sr._moves(sr.turn)
+    assert sorted(moves) == sorted(sr._reps(sr._allowed(sr.turn)))
+    assert moves[0] == g.card_by_name["A" + g.suits[order[1]]]
+    low_y = g.card_by_name["3" + g.suits[order[2]]]
+    assert moves.index(low_y) > 0
+
+
+def test_a_hand_void_in_the_suit_led_discards_from_a_long_suit_and_keeps_its_guards():
+    """Void in the suit led, a hand discards a small card of its long suit before a
+    lower card of a short one, and not the small card that guards its king; trumps
+    come after every discard (cards in a run with no card in play between them stand
+    for each other: only the highest is searched)."""
+    d, seats, order = laid_out({
+        0: "6 5 4 2 / A 5 4 / 3 2 / 5 4 3 2",
+        1: "A K Q / K Q 3 / Q J 5 / A K Q J",
+        2: "7 3 / 9 8 7 6 / 10 9 8 7 6 / 7 6",
+        3: "J 10 9 8 / J 10 2 / A K 4 / 10 9 8",
+    })
+    g = d.game
+    sr = Solver(d).search
+    T, X, Y, Z = (g.suits[k] for k in order)
+
+    def discards(*names):
+        hand = 0
+        for name in names:
+            hand |= 1 << g.card_by_name[name]
+        cards = sorted(sr._reps(hand), key=sr.ord_of[order[2]].__getitem__)   # Y led
+        got = sr._discards_first(hand, cards)
+        assert sorted(got) == sorted(cards)
+        assert got[-1] == g.card_by_name["2" + T]
+        return [g.card_names[c] for c in got]
+
+    # the two of X guards the king: the three of Z goes first though higher
+    assert discards("2" + T, "K" + X, "2" + X, "6" + Z, "3" + Z)[0] == "3" + Z
+    # a long suit's small card before a short suit's lower one
+    assert discards("2" + T, "2" + X, "9" + Z, "7" + Z, "5" + Z, "3" + Z)[0] == "3" + Z
+    # with no guard to keep and equal lengths, the lowest card goes first
+    assert discards("2" + T, "4" + X, "2" + X, "6" + Z, "3" + Z)[0] == "2" + X
+
+
+@pytest.mark.parametrize("name", ["whist", "solo-whist"])
+def test_the_move_orderings_try_every_card_the_search_keeps(name):
+    """At every position of random endings (leads and plays to a trick, every team
+    layout of the game), the ordered moves are the cards the search keeps, each once."""
+    checked = 0
+    for d in endings(name, 8, 150, seed=31):
+        for seat in (d.turn, d.next_seat[d.turn]):
+            sv = Solver(d, seat)
+            if sv.mode != "tricks":
+                continue
+            sr = sv.search
+            moves = sr._moves(sr.turn)
+            assert sorted(moves) == sorted(sr._reps(sr._allowed(sr.turn)))
+            checked += 1
+    assert checked >= 100
