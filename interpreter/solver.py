@@ -2343,7 +2343,15 @@ class _Tricks(_Budget):
         led = self.led
         sm = self.suit_mask[led]
         a = h & sm
-        key = (a, ~self.gone & sm) if a else (h, self.gone, led)
+        if a:
+            key = (a, ~self.gone & sm)
+        else:
+            # void: only the cards out of play of the suits the hand holds count
+            m = 0
+            for x in self.suit_mask:
+                if h & x:
+                    m |= x
+            key = (h, self.gone & m, led)
         cache = self.trick_cache
         got = cache.get(key)
         if got is None:
@@ -2473,6 +2481,11 @@ class _Tricks(_Budget):
         active = self.active
         lowest_rank = self.R + 1
         rank = self.rank
+        opp_cards = mate_cards = 0
+        for o in opps:
+            opp_cards |= hands[o]
+        for p in team:
+            mate_cards |= hands[p]
         by_suit = {}
         for c in cards:
             by_suit.setdefault(suit[c], []).append(c)
@@ -2497,21 +2510,12 @@ class _Tricks(_Budget):
                 if h & t3:
                     w3 = x
             opp_count = 0
-            opp_high = 0                       # the opponents' highest card of the suit
             for o in opps:
                 opp_count += (length[o] << 2) or void_weight
-                x = hands[o] & sm
-                if x:
-                    b = x & -x
-                    if not opp_high or b < opp_high:
-                        opp_high = b
-            mate_high = 0
-            for p in team:
-                x = hands[p] & sm
-                if x:
-                    b = x & -x
-                    if not mate_high or b < mate_high:
-                        mate_high = b
+            x = opp_cards & sm
+            opp_high = x & -x                  # the opponents' highest card of the suit
+            x = mate_cards & sm
+            mate_high = x & -x
             mate_over = bool(mate_high) and (not opp_high or mate_high < opp_high)
             single_top = (nxt >= 0 and w1 == nxt and length[nxt] == 1) or \
                 (last >= 0 and w1 == last and length[last] == 1)
@@ -2532,7 +2536,7 @@ class _Tricks(_Budget):
                 if side_suit and length[s] == 1 and mine & tm and w1 in team and length[w1] > 1:
                     d += 19
                 # a partner's ruff wins the trick if it beats every opponent's ruff
-                over_ruffs = all(any((hands[p] & tm & -(hands[p] & tm)) < (hands[o] & tm & -(hands[o] & tm))
+                over_ruffs = not opp_ruffers or all(any((hands[p] & tm & -(hands[p] & tm)) < (hands[o] & tm & -(hands[o] & tm))
                                      for p in ruffers) for o in opp_ruffers)
                 for c in cs:
                     bit = 1 << c
