@@ -384,7 +384,9 @@ def test_a_search_cut_short_reports_bounds_that_hold(name):
     """Cut short, the solver says what it had proved of the result (the trick search's
     questions answered so far, or MTD(f)'s bounds), and the exact result lies within."""
     from talon_cards.solver import Solver, Timeout
-    g, d = _position(name, 2, tricks_left=8 if name == "whist" else 6)
+    # a position whose search asks several questions, each past the budget's first
+    # check (every 4,096 positions)
+    g, d = _position(name, 2, tricks_left=10 if name == "whist" else 6)
     true = solve(d).value
     bounded = 0
     k = 4
@@ -405,7 +407,7 @@ def test_a_search_cut_short_reports_bounds_that_hold(name):
 
 def test_solve_cut_short_says_what_it_proved(talon_cli, tmp_path):
     from talon_cards.solver import Solver, Timeout
-    g, d = _position("whist", 2, tricks_left=8)
+    g, d = _position("whist", 2, tricks_left=10)
     path, seats = _write(tmp_path, d)
     k = 4
     bounds = None
