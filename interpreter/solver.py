@@ -2033,6 +2033,7 @@ def _plain_follow_only(g) -> bool:
 
 _PTT_LIMIT = 1 << 21     # entries of the partition search's table before it starts again
 _SQUEEZE: dict = {}
+_TOPS: dict = {}        # (a suit's cards, r) -> its r highest (``_top``)
 _SQUEEZED: dict = {}    # (game, seats, ranks) -> packed holdings -> squeezed (``_ps_position``)
 _FLIPS: dict = {}       # (game, active seats) -> the partition search's per-card updates
 _ORDS: dict = {}        # (game, trumps) -> the move ordering's per-card numbers
@@ -2202,6 +2203,7 @@ class _Tricks(_Budget):
                                  before if before in opp and before != after else -1)
         self.plain = self.quick and not self.special
         self.trick_cache = {}   # the cards searched in a trick, ordered (``_trick_reps``)
+        self.lead_cache = {}    # a suit's lead weights (``_lead_order``)
         self.trump_cache = {}   # the trumps' packed holdings -> ``_top_trumps``
         self.partner_after = {}
         for p in self.active:
@@ -2490,7 +2492,23 @@ class _Tricks(_Budget):
         for c in cards:
             by_suit.setdefault(suit[c], []).append(c)
         weight = {}
+        # a suit's weights rest on the seat leading, every hand's cards of the suit and
+        # of trumps (the partition search's packed holdings) and the tricks left:
+        # remembered by those
+        cache = self.lead_cache if self.ps else None
+        if cache is not None:
+            packed = self.packed
+            tkey = packed[trumps] if trumps >= 0 else 0
+            if len(cache) > 1 << 18:
+                cache.clear()
         for k, cs in by_suit.items():
+            if cache is not None:
+                ckey = (s, k, packed[k], tkey, void_weight)
+                ws = cache.get(ckey)
+                if ws is not None:
+                    weight.update(ws)
+                    continue
+            ws = {}
             sm = SM[k]
             live = in_play & sm
             t1 = live & -live                  # the highest card in play
@@ -2576,7 +2594,7 @@ class _Tricks(_Budget):
                             w = e + 35
                         else:
                             w = e + 17 - (lowest_rank - rank[c])
-                    weight[c] = w
+                    ws[c] = w
             else:
                 d = -((opp_count << 5) // 19)
                 if team and not any(length[p] for p in team):
@@ -2617,7 +2635,10 @@ class _Tricks(_Budget):
                             w = e + 48
                         else:
                             w = e + 29 - rr
-                    weight[c] = w
+                    ws[c] = w
+            weight.update(ws)
+            if cache is not None:
+                cache[ckey] = ws
         return sorted(cards, key=lambda c: -weight[c])
 
     # ------------------------------------------------------------ bounds and keys
@@ -2844,10 +2865,17 @@ class _Tricks(_Budget):
         """The cards of the top `rs[k]` ranks still in play of each suit k."""
         in_play = ~self.gone
         full = self.full
+        tops = _TOPS
         out = 0
         for r, sh in zip(rs, self.shifts):
             if r:
-                out |= _top((in_play >> sh) & full, r) << sh
+                m = (in_play >> sh) & full
+                t = tops.get((m, r))
+                if t is None:
+                    if len(tops) > 1 << 20:
+                        tops.clear()
+                    t = tops[m, r] = _top(m, r)
+                out |= t << sh
         return out
 
     def _sure_ps(self, leader: int, need: int = INF):
