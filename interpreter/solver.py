@@ -2537,6 +2537,20 @@ class _Tricks(_Budget):
             mate_over = bool(mate_high) and (not opp_high or mate_high < opp_high)
             single_top = (nxt >= 0 and w1 == nxt and length[nxt] == 1) or \
                 (last >= 0 and w1 == last and length[last] == 1)
+            # the leader's side holds the second and third highest cards (the highest
+            # of the next round): 2 in partners' hands, 1 with the leader's and a
+            # partner's holding more than one card
+            if w2 in team and w3 in team:
+                next_round = 2
+            elif (w2 == s and w3 in team and length[w3] > 1) or (w2 in team and w3 == s and length[w2] > 1):
+                next_round = 1
+            else:
+                next_round = 0
+            plays = []       # (card, its bit, its place from the top, heads a sequence)
+            for c in cs:
+                bit = 1 << c
+                below = live & ~((bit << 1) - 1)
+                plays.append((c, bit, (live & (bit - 1)).bit_count() + 1, bool(below & -below & mine)))
             if trumping:
                 d = -((opp_count << 5) // 13)
                 side_suit = k != trumps
@@ -2556,11 +2570,7 @@ class _Tricks(_Budget):
                 # a partner's ruff wins the trick if it beats every opponent's ruff
                 over_ruffs = not opp_ruffers or all(any((hands[p] & tm & -(hands[p] & tm)) < (hands[o] & tm & -(hands[o] & tm))
                                      for p in ruffers) for o in opp_ruffers)
-                for c in cs:
-                    bit = 1 << c
-                    rr = (live & (bit - 1)).bit_count() + 1       # 1 for the highest card
-                    below = live & ~((bit << 1) - 1)
-                    seq = bool(below & -below & mine)
+                for c, bit, rr, seq in plays:
                     if bit == t1:
                         wins = over_ruffs
                     elif mate_over:
@@ -2579,11 +2589,7 @@ class _Tricks(_Budget):
                         else:
                             w = d + 11 + rr
                     else:
-                        e = d
-                        if w2 in team and w3 in team:
-                            e += 20
-                        elif (w2 == s and w3 in team and length[w3] > 1) or (w2 in team and w3 == s and length[w2] > 1):
-                            e += 13
+                        e = d + (0, 13, 20)[next_round]
                         if single_top:
                             w = e + 2 + rr
                         elif w1 == s:
@@ -2599,11 +2605,7 @@ class _Tricks(_Budget):
                 d = -((opp_count << 5) // 19)
                 if team and not any(length[p] for p in team):
                     d -= 9
-                for c in cs:
-                    bit = 1 << c
-                    rr = (live & (bit - 1)).bit_count() + 1
-                    below = live & ~((bit << 1) - 1)
-                    seq = bool(below & -below & mine)
+                for c, bit, rr, seq in plays:
                     e = d
                     if bit == t1 or mate_over:
                         if last >= 0 and w2 == last:
@@ -2621,10 +2623,7 @@ class _Tricks(_Budget):
                                 e -= 10
                         elif nxt >= 0 and w1 == nxt and w2 in team and length[w2] != 1:
                             e += 31
-                        if w2 in team and w3 in team:
-                            e += 35
-                        elif (w2 == s and w3 in team and length[w3] > 1) or (w2 in team and w3 == s and length[w2] > 1):
-                            e += 25
+                        e += (0, 25, 35)[next_round]
                         if single_top:
                             w = e + 28 + rr
                         elif w1 == s:

@@ -557,16 +557,21 @@ def laid_out(layout: dict):
     return d, seats, order
 
 
+# the leader (0) holds the ace of X, every opponent follows X, the last opponent (3)
+# holds the ace and king of Y
+LAYOUT = {
+    0: "6 5 4 2 / A 5 4 / 3 2 / 5 4 3 2",
+    1: "A K Q / K Q 3 / Q J 5 / A K Q J",
+    2: "7 3 / 9 8 7 6 / 10 9 8 7 6 / 7 6",
+    3: "J 10 9 8 / J 10 2 / A K 4 / 10 9 8",
+}
+
+
 def test_leads_cash_a_side_suit_ace_before_leading_into_the_last_opponents_top_cards():
     """The leader holds the ace of a side suit every opponent follows, and small cards
     of a suit whose ace and king the last opponent holds (over the leader's partner):
     the ace is tried first, the small card of the other suit after it."""
-    d, seats, order = laid_out({
-        0: "6 5 4 2 / A 5 4 / 3 2 / 5 4 3 2",
-        1: "A K Q / K Q 3 / Q J 5 / A K Q J",
-        2: "7 3 / 9 8 7 6 / 10 9 8 7 6 / 7 6",
-        3: "J 10 9 8 / J 10 2 / A K 4 / 10 9 8",
-    })
+    d, seats, order = laid_out(LAYOUT)
     g = d.game
     sr = Solver(d).search
     moves = sr._moves(sr.turn)
@@ -581,12 +586,7 @@ def test_a_hand_void_in_the_suit_led_discards_from_a_long_suit_and_keeps_its_gua
     lower card of a short one, and not the small card that guards its king; trumps
     come after every discard (cards in a run with no card in play between them stand
     for each other: only the highest is searched)."""
-    d, seats, order = laid_out({
-        0: "6 5 4 2 / A 5 4 / 3 2 / 5 4 3 2",
-        1: "A K Q / K Q 3 / Q J 5 / A K Q J",
-        2: "7 3 / 9 8 7 6 / 10 9 8 7 6 / 7 6",
-        3: "J 10 9 8 / J 10 2 / A K 4 / 10 9 8",
-    })
+    d, seats, order = laid_out(LAYOUT)
     g = d.game
     sr = Solver(d).search
     T, X, Y, Z = (g.suits[k] for k in order)
