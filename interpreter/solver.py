@@ -2455,9 +2455,10 @@ class _Tricks(_Budget):
 
     def _lead_order(self, s: int, cards: list) -> list:
         """Leads, likeliest best first, by a weight for each card: the lead ordering of
-        the bridge double-dummy solvers, read for any seats and teams (the seat after
-        the leader and the seat before it, when opponents, are the "next" and "last"
-        opponent; any partner of the leader stands for "partner").
+        the double-dummy solvers of partnership games of four seats, read for any seats
+        and teams (the seat after the leader and the seat before it, when opponents,
+        are the "next" and "last" opponent; any partner of the leader stands for
+        "partner").
 
         For a suit: fewer cards in the opponents' hands are better (a void counts as
         many cards: they may throw anything); worse when an opponent can trump it or
