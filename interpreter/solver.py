@@ -2092,6 +2092,18 @@ def _winners_first(cards: list, o, w: int) -> list:
     return cards
 
 
+def _sure_first(cards: list, o, w: int, top: int) -> list:
+    """`cards` with the first of them that beats the winning card (above `w` in the
+    ordering `o`) and that no opponent still to play could beat (above `top`, the
+    strongest card they could play) moved to the front."""
+    for i, c in enumerate(cards):
+        if o[c] > top and o[c] > w:
+            if i:
+                cards.insert(0, cards.pop(i))
+            break
+    return cards
+
+
 def _top(m: int, r: int) -> int:
     """The `r` lowest set bits of `m` (the `r` highest cards of a suit)."""
     out = 0
@@ -2303,29 +2315,31 @@ class _Tricks(_Budget):
                 mine = s in side
                 w = o[self.win_card] | self.rank_bits      # a card above this beats the winner
                 # in each case a card no opponent after this seat can beat (the
-                # cheapest of them) is tried first
+                # cheapest of them) is tried first (`best`, `mate`: the strongest card
+                # an opponent after this seat could play, and a partner after it)
                 if (self.win_seat in side) == mine:
-                    if self._beatable(s):
+                    best, mate = self._beat_after(s)
+                    if best > w:
                         # a partner wins, but an opponent after this seat may beat it:
                         # third hand high, the cheapest card that beats the winner first
-                        cards = self._sure_first(s, _winners_first(cards, o, w), o, w)
+                        cards = _sure_first(_winners_first(cards, o, w), o, w, best)
                     # else a partner wins: the lowest first (discards: the lowest card)
                 elif self.partner_after[s][len(trick)]:
                     # second hand low (trumps led too): the lowest first, then the
                     # cheapest winner; but void in the suit led, the cheapest trump
                     # that wins first, then the discards
+                    best, mate = self._beat_after(s)
                     if not self.hands[s] & self.suit_mask[self.led]:
-                        best, mate = self._beat_after(s)
                         if mate > best and mate > w:
                             # void, and a partner after wins the trick whatever
                             # comes: a discard (the lowest card) first
                             return self._put_first(cards, first)
                         cards = _winners_first(cards, o, w)
-                    cards = self._sure_first(s, cards, o, w)
+                    cards = _sure_first(cards, o, w, best)
                 else:                                      # the cheapest winner, then the lowest
                     cards = _winners_first(cards, o, w)
                     if len(trick) < self.n_active - 1 and o[cards[0]] > w:
-                        cards = self._sure_first(s, cards, o, w)
+                        cards = _sure_first(cards, o, w, self._beat_after(s)[0])
         else:
             cards = self._lead_order(s, cards)
         return self._put_first(cards, first)
@@ -2395,17 +2409,6 @@ class _Tricks(_Budget):
             weight[c] = w
         return sorted(weight, key=lambda c: -weight[c]) + [c for c in cards if c not in weight]
 
-    def _sure_first(self, s: int, cards: list, o, w: int) -> list:
-        """`cards` with the first of them that beats the winning card (above `w` in
-        the ordering `o`) and that no opponent after `s` could beat moved to the front."""
-        top = self._beat_after(s)[0]
-        for i, c in enumerate(cards):
-            if o[c] > top and o[c] > w:
-                if i:
-                    cards.insert(0, cards.pop(i))
-                break
-        return cards
-
     def _top_play(self, h: int) -> int:
         """The strongest card a hand could play to the trick as it stands, under
         following suit (the highest of the suit led, else the highest trump, else any
@@ -2434,24 +2437,6 @@ class _Tricks(_Budget):
             elif top > best:
                 best = top
         return best, mate
-
-    def _beatable(self, s: int) -> bool:
-        """An opponent of `s` still to play to the trick holds a card that beats the
-        winning card (of the suit led, or a trump when void in it)."""
-        keys = self.keys_of[self.led]
-        wk = keys[self.win_card]
-        hands = self.hands
-        sm = self.suit_mask[self.led]
-        tm = self.trump_mask
-        for nxt, partner in self.later[s][len(self.trick)]:
-            if partner:
-                continue
-            h = hands[nxt]
-            if h:
-                pool = h & sm or h & tm or h    # ``_top_play``
-                if keys[(pool & -pool).bit_length() - 1] > wk:
-                    return True
-        return False
 
     def _lead_order(self, s: int, cards: list) -> list:
         """Leads, likeliest best first, by a weight for each card: the lead ordering of
