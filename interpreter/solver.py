@@ -945,14 +945,7 @@ class _General(_Budget):
                 cards = Play.pre_lead(d, s) + cards
         if self.concede and d._can_concede(s):
             cards.append(self.CONCEDE)
-        return self._put_first(cards, first)
-
-    @staticmethod
-    def _put_first(cards: list, first) -> list:
-        if first is not None and cards and cards[0] != first and first in cards:
-            cards.remove(first)
-            cards.insert(0, first)
-        return cards
+        return _put_first(cards, first)
 
     def _reps_in(self, allowed: int, in_play: int) -> list:
         """The cards of `allowed` (of one suit, `in_play` its cards in play) worth
@@ -1662,10 +1655,7 @@ class _Points(_Budget):
         else:
             cards = self._reps(self.lead(self.rs, self.hands[s]))
             cards.sort(key=self.lead_key.__getitem__)
-        if first is not None and cards[0] != first and first in cards:
-            cards.remove(first)
-            cards.insert(0, first)
-        return cards
+        return _put_first(cards, first)
 
     def _beatable(self, s: int, wk: int) -> bool:
         """A seat of the other team still to play to the trick holds a card that beats
@@ -2092,6 +2082,19 @@ def _winners_first(cards: list, o, w: int) -> list:
     return cards
 
 
+def _high(m: int) -> int:
+    """The highest card of `m` as its bit (the lowest set bit)."""
+    return m & -m
+
+
+def _put_first(cards: list, first) -> list:
+    """`cards` with `first` (a move a table remembered) moved to the front, if there."""
+    if first is not None and cards and cards[0] != first and first in cards:
+        cards.remove(first)
+        cards.insert(0, first)
+    return cards
+
+
 def _sure_first(cards: list, o, w: int, top: int) -> list:
     """`cards` with the first of them that beats the winning card (above `w` in the
     ordering `o`) and that no opponent still to play could beat (above `top`, the
@@ -2333,7 +2336,7 @@ class _Tricks(_Budget):
                         if mate > best and mate > w:
                             # void, and a partner after wins the trick whatever
                             # comes: a discard (the lowest card) first
-                            return self._put_first(cards, first)
+                            return _put_first(cards, first)
                         cards = _winners_first(cards, o, w)
                     cards = _sure_first(cards, o, w, best)
                 else:                                      # the cheapest winner, then the lowest
@@ -2342,14 +2345,7 @@ class _Tricks(_Budget):
                         cards = _sure_first(cards, o, w, self._beat_after(s)[0])
         else:
             cards = self._lead_order(s, cards)
-        return self._put_first(cards, first)
-
-    @staticmethod
-    def _put_first(cards: list, first) -> list:
-        if first is not None and cards and cards[0] != first and first in cards:
-            cards.remove(first)
-            cards.insert(0, first)
-        return cards
+        return _put_first(cards, first)
 
     def _trick_reps(self, s: int) -> list:
         """(following suit the only rule, no special cards) ``_reps`` of the cards `s`
@@ -2554,8 +2550,8 @@ class _Tricks(_Budget):
                 if side_suit and length[s] == 1 and mine & tm and w1 in team and length[w1] > 1:
                     d += 19
                 # a partner's ruff wins the trick if it beats every opponent's ruff
-                over_ruffs = not opp_ruffers or all(any((hands[p] & tm & -(hands[p] & tm)) < (hands[o] & tm & -(hands[o] & tm))
-                                     for p in ruffers) for o in opp_ruffers)
+                over_ruffs = not opp_ruffers or all(any(_high(hands[p] & tm) < _high(hands[o] & tm) for p in ruffers)
+                                                    for o in opp_ruffers)
                 for c, bit, rr, seq in plays:
                     if bit == t1:
                         wins = over_ruffs
