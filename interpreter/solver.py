@@ -2220,6 +2220,7 @@ class _Tricks(_Budget):
         self.trick_cache = {}   # the cards searched in a trick, ordered (``_trick_reps``)
         self.lead_cache = {}    # a suit's lead weights (``_lead_order``)
         self.trump_cache = {}   # the trumps' packed holdings -> ``_top_trumps``
+        self.floor_cache = {}   # the same -> ``_trump_floors``
         self.partner_after = {}
         for p in self.active:
             row = []
@@ -3074,6 +3075,53 @@ class _Tricks(_Budget):
                     best, cards = 2, top | second
         return holder, best, cards
 
+    def _trump_floors(self):
+        """(tricks the side takes for certain by its trumps, the cards counted, the same
+        for the other side): every trump a hand plays wins its trick unless a higher
+        trump of the other side is played to the same trick, and each of those beats
+        at most one (one trick each); the hand plays every card it holds, so it takes
+        at least as many tricks as it holds trumps less the most of them that the
+        other side's higher trumps could beat, one each (matched from the top). Read
+        only from who holds which trump: remembered by the trump suit's packed
+        holdings."""
+        key = self.packed[self.trumps]
+        got = self.floor_cache.get(key)
+        if got is None:
+            got = self.floor_cache[key] = self._trump_floors_of()
+        return got
+
+    def _trump_floors_of(self):
+        sm = self.suit_mask[self.trumps]
+        live = ~self.gone & sm
+        hands = self.hands
+        out = []
+        for team in (True, False):
+            mine = [hands[s] & sm for s in self.active if (s in self.side) == team]
+            theirs = 0
+            for s in self.active:
+                if (s in self.side) != team:
+                    theirs |= hands[s] & sm
+            best, cards = 0, 0
+            for h in mine:
+                # from the highest trump down: the hand's trumps so far less those the
+                # other side's trumps so far could beat (each one, matched from the
+                # top); the count rests on the trumps down to the last one counted
+                avail = n = 0
+                m = h | theirs
+                while m & h:
+                    b = m & -m
+                    m ^= b
+                    if b & theirs:
+                        avail += 1
+                    elif avail:
+                        avail -= 1
+                    else:
+                        n += 1
+                        if n > best:
+                            best, cards = n, live & ((b << 1) - 1)
+            out += (best, cards)
+        return tuple(out)
+
     def _behind_top_trump(self, leader: int):
         """(a seat whose side takes a trick for certain, the cards counted; -1 for none):
         the seat holds the second and third highest trumps in play, the highest being
@@ -3205,6 +3253,12 @@ class _Tricks(_Budget):
                             lo, lo_rs, lo_rel = run, None, cards
                     elif left - run < hi:
                         hi, hi_rs, hi_rel = left - run, None, cards
+                if lo < beta and hi > alpha:
+                    sn, sc, on, oc = self._trump_floors()
+                    if sn > lo:
+                        lo, lo_rs, lo_rel = sn, None, sc
+                    if left - on < hi:
+                        hi, hi_rs, hi_rel = left - on, None, oc
                 if self.up and lo < beta and hi > alpha:
                     hh, cards = self._behind_top_trump(s)
                     if hh >= 0:

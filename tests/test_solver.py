@@ -476,6 +476,34 @@ def test_the_two_highest_trumps_in_two_hands_of_a_side_take_two_tricks():
     assert checked >= 10
 
 
+def test_a_hands_trumps_less_those_the_other_side_can_beat_take_tricks():
+    """A hand's trumps take at least as many tricks as it holds trumps less the most
+    of them the other side's higher trumps could beat one each: checked for both
+    sides against the plain trick search on endings where that count says more than
+    the top trumps of one hand do (a count one too high fails)."""
+    checked = 0
+    for name in ("whist", "solo-whist"):
+        for d in endings(name, 5, 600, seed=23):
+            if d.trick:
+                continue
+            for seat in (d.turn, d.next_seat[d.turn]):
+                sv = Solver(d, seat)
+                if sv.mode != "tricks" or not sv.search.trump_mask or not sv.search.ps:
+                    continue
+                sr = sv.search
+                sn, sc, on, oc = sr._trump_floors()
+                holder, run, _ = sr._top_trumps()
+                top_side = run if holder in sr.side else 0
+                top_other = run if holder >= 0 and holder not in sr.side else 0
+                if sn <= top_side and on <= top_other:
+                    continue
+                future, left = plain_future(d, seat, sr)
+                assert future >= sn
+                assert future <= left - on
+                checked += 1
+    assert checked >= 10
+
+
 def test_quick_tricks_through_a_partners_top_card_hold():
     """The leader giving the lead to a partner's top card and the partner cashing its
     own: where that counts more than the leader's cashing alone (the rest of a team of
