@@ -2219,8 +2219,7 @@ class _Tricks(_Budget):
         self.plain = self.quick and not self.special
         self.trick_cache = {}   # the cards searched in a trick, ordered (``_trick_reps``)
         self.lead_cache = {}    # a suit's lead weights (``_lead_order``)
-        self.trump_cache = {}   # the trumps' packed holdings -> ``_top_trumps``
-        self.floor_cache = {}   # the same -> ``_trump_floors``
+        self.trump_cache = {}   # the trumps' packed holdings -> ``_trump_bounds``
         self.partner_after = {}
         for p in self.active:
             row = []
@@ -3029,10 +3028,15 @@ class _Tricks(_Budget):
         up to date) it is remembered by the trump suit's packed holdings."""
         if not self.ps:
             return self._top_trumps_of()
+        return self._trump_bounds()[:3]
+
+    def _trump_bounds(self):
+        """(partition search) ``_top_trumps`` and ``_trump_floors`` together, remembered
+        by the trump suit's packed holdings: all they read."""
         key = self.packed[self.trumps]
         got = self.trump_cache.get(key)
         if got is None:
-            got = self.trump_cache[key] = self._top_trumps_of()
+            got = self.trump_cache[key] = self._top_trumps_of() + self._trump_floors_of()
         return got
 
     def _top_trumps_of(self):
@@ -3082,13 +3086,11 @@ class _Tricks(_Budget):
         at most one (one trick each); the hand plays every card it holds, so it takes
         at least as many tricks as it holds trumps less the most of them that the
         other side's higher trumps could beat, one each (matched from the top). Read
-        only from who holds which trump: remembered by the trump suit's packed
-        holdings."""
-        key = self.packed[self.trumps]
-        got = self.floor_cache.get(key)
-        if got is None:
-            got = self.floor_cache[key] = self._trump_floors_of()
-        return got
+        only from who holds which trump (in the partition search, remembered with
+        ``_top_trumps``: ``_trump_bounds``)."""
+        if not self.ps:
+            return self._trump_floors_of()
+        return self._trump_bounds()[3:]
 
     def _trump_floors_of(self):
         sm = self.suit_mask[self.trumps]
@@ -3246,7 +3248,7 @@ class _Tricks(_Budget):
                 hi, hi_rs, hi_rel = left - qt, None, qrel
             if self.trump_mask and lo < beta and hi > alpha:
                 # the top trumps of one hand each take a trick, whoever leads
-                holder, run, cards = self._top_trumps()
+                holder, run, cards, sn, sc, on, oc = self._trump_bounds()
                 if run:
                     if holder in self.side:
                         if run > lo:
@@ -3254,7 +3256,7 @@ class _Tricks(_Budget):
                     elif left - run < hi:
                         hi, hi_rs, hi_rel = left - run, None, cards
                 if lo < beta and hi > alpha:
-                    sn, sc, on, oc = self._trump_floors()
+                    # and each hand's trumps less those the other side can beat
                     if sn > lo:
                         lo, lo_rs, lo_rel = sn, None, sc
                     if left - on < hi:

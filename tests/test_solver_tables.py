@@ -35,9 +35,9 @@ def top_run(m, held):
 @pytest.mark.parametrize("name", ["whist", "solo-whist"])
 def test_the_partition_search_tables_agree_with_what_they_stand_for(name, monkeypatch):
     T = S._Tricks
-    seen = {"reps": 0, "trumps": 0, "floors": 0, "class": 0, "cash": 0, "position": 0}
-    trick_reps, top_trumps, floors, cmask, cash, position = (
-        T._trick_reps, T._top_trumps, T._trump_floors, T._class_mask, T._cash, T._ps_position)
+    seen = {"reps": 0, "trumps": 0, "class": 0, "cash": 0, "position": 0}
+    trick_reps, trump_bounds, cmask, cash, position = (
+        T._trick_reps, T._trump_bounds, T._class_mask, T._cash, T._ps_position)
 
     def checked_trick_reps(self, s):
         got = trick_reps(self, s)
@@ -48,16 +48,10 @@ def test_the_partition_search_tables_agree_with_what_they_stand_for(name, monkey
         seen["reps"] += 1
         return got
 
-    def checked_top_trumps(self):
-        got = top_trumps(self)
-        assert got == self._top_trumps_of()
+    def checked_trump_bounds(self):
+        got = trump_bounds(self)
+        assert got == self._top_trumps_of() + self._trump_floors_of()
         seen["trumps"] += 1
-        return got
-
-    def checked_floors(self):
-        got = floors(self)
-        assert got == self._trump_floors_of()
-        seen["floors"] += 1
         return got
 
     def checked_class_mask(self, s, c):
@@ -82,8 +76,7 @@ def test_the_partition_search_tables_agree_with_what_they_stand_for(name, monkey
         return got
 
     monkeypatch.setattr(T, "_trick_reps", checked_trick_reps)
-    monkeypatch.setattr(T, "_top_trumps", checked_top_trumps)
-    monkeypatch.setattr(T, "_trump_floors", checked_floors)
+    monkeypatch.setattr(T, "_trump_bounds", checked_trump_bounds)
     monkeypatch.setattr(T, "_class_mask", checked_class_mask)
     monkeypatch.setattr(T, "_cash", checked_cash)
     monkeypatch.setattr(T, "_ps_position", checked_position)
