@@ -652,3 +652,32 @@ def test_the_move_orderings_try_every_card_the_search_keeps(name):
             assert sorted(moves) == sorted(sr._reps(sr._allowed(sr.turn)))
             checked += 1
     assert checked >= 100
+
+
+def test_the_cycle_collector_is_paused_while_the_solver_searches_and_only_then(monkeypatch):
+    """The search runs with Python's cycle collector paused (it would walk the growing
+    tables over and over); afterwards it is on again, and a caller who had turned it
+    off finds it still off."""
+    import gc
+    from talon_cards import solver as S
+    seen = []
+    search = S._Tricks._search_ps
+
+    def watched(self, alpha, beta):
+        seen.append(gc.isenabled())
+        return search(self, alpha, beta)
+
+    monkeypatch.setattr(S._Tricks, "_search_ps", watched)
+    d = next(d for d in endings("whist", 3, 20, seed=3) if not d.trick)
+    assert gc.isenabled()
+    sv = Solver(d)
+    sv.solve()
+    sv.tricks(d.legal_actions())
+    assert seen and not any(seen)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        Solver(d).solve()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
