@@ -275,7 +275,7 @@ def _gc_paused(fn):
     """Runs `fn` with Python's cycle collector paused. A search allocates millions of
     small tuples and lists and keeps many of them in its tables; the collector would
     walk every object the process holds, over and over, as those tables grow (a
-    third of the time of a Whist deal solved after a few 501 deals in the same
+    third of the time of a deal solved after a few deals of another game in the same
     process). The search makes no reference cycles that outlive it; the collector
     runs again afterwards."""
     @functools.wraps(fn)

@@ -132,6 +132,29 @@ def plain_future(d, seat, sr):
     return (max(got) if d.turn in sr.maxers else min(got)), d.hands[d.turn].bit_count()
 
 
+def between_tricks(names, count, seed, ok, most_left=5):
+    """(deal, seat, its trick search) on endings of at most `most_left` tricks stopped
+    between tricks, for the seat to move and the next one, where `ok(search)` holds."""
+    for name in names:
+        for d in endings(name, most_left, count, seed=seed):
+            if d.trick:
+                continue
+            for seat in (d.turn, d.next_seat[d.turn]):
+                sv = Solver(d, seat)
+                if sv.mode == "tricks" and ok(sv.search):
+                    yield d, seat, sv.search
+
+
+def takes_at_least(d, seat, sr, team_in_side, n):
+    """Under the plain trick search, the team (the side's or the other) takes at least
+    `n` of the tricks left."""
+    future, left = plain_future(d, seat, sr)
+    if team_in_side:
+        assert future >= n
+    else:
+        assert future <= left - n
+
+
 @pytest.mark.parametrize("name", GAMES + VARIANTS)
 def test_solver_agrees_with_brute_force_on_small_endings(name):
     g = load(name)
@@ -455,24 +478,12 @@ def test_the_two_highest_trumps_in_two_hands_of_a_side_take_two_tricks():
     against the plain trick search on endings where the bound counts them (and counts
     two where one hand's top trumps alone count one)."""
     checked = 0
-    for name in ("whist", "solo-whist"):
-        for d in endings(name, 5, 500, seed=17):
-            if d.trick:
-                continue
-            for seat in (d.turn, d.next_seat[d.turn]):
-                sv = Solver(d, seat)
-                if sv.mode != "tricks" or not sv.search.trump_mask:
-                    continue
-                sr = sv.search
-                holder, run, cards = sr._top_trumps()
-                if run != 2 or cards.bit_count() != 2 or any(d.hands[s] & cards == cards for s in d.active):
-                    continue
-                future, left = plain_future(d, seat, sr)
-                if holder in sr.side:
-                    assert future >= 2
-                else:
-                    assert future <= left - 2
-                checked += 1
+    for d, seat, sr in between_tricks(("whist", "solo-whist"), 500, 17, lambda sr: sr.trump_mask):
+        holder, run, cards = sr._top_trumps()
+        if run != 2 or cards.bit_count() != 2 or any(d.hands[s] & cards == cards for s in d.active):
+            continue
+        takes_at_least(d, seat, sr, holder in sr.side, 2)
+        checked += 1
     assert checked >= 10
 
 
@@ -482,25 +493,17 @@ def test_a_hands_trumps_less_those_the_other_side_can_beat_take_tricks():
     sides against the plain trick search on endings where that count says more than
     the top trumps of one hand do (a count one too high fails)."""
     checked = 0
-    for name in ("whist", "solo-whist"):
-        for d in endings(name, 5, 600, seed=23):
-            if d.trick:
-                continue
-            for seat in (d.turn, d.next_seat[d.turn]):
-                sv = Solver(d, seat)
-                if sv.mode != "tricks" or not sv.search.trump_mask or not sv.search.ps:
-                    continue
-                sr = sv.search
-                sn, sc, on, oc = sr._trump_floors()
-                holder, run, _ = sr._top_trumps()
-                top_side = run if holder in sr.side else 0
-                top_other = run if holder >= 0 and holder not in sr.side else 0
-                if sn <= top_side and on <= top_other:
-                    continue
-                future, left = plain_future(d, seat, sr)
-                assert future >= sn
-                assert future <= left - on
-                checked += 1
+    for d, seat, sr in between_tricks(("whist", "solo-whist"), 600, 23, lambda sr: sr.trump_mask and sr.ps):
+        sn, sc, on, oc = sr._trump_floors()
+        holder, run, _ = sr._top_trumps()
+        top_side = run if holder in sr.side else 0
+        top_other = run if holder >= 0 and holder not in sr.side else 0
+        if sn <= top_side and on <= top_other:
+            continue
+        future, left = plain_future(d, seat, sr)
+        assert future >= sn
+        assert future <= left - on
+        checked += 1
     assert checked >= 10
 
 
@@ -510,26 +513,14 @@ def test_quick_tricks_through_a_partners_top_card_hold():
     three playing to the way in too, one holding trumps throwing a card it then no
     longer holds), the leader's team takes at least that under the plain search."""
     checked = 0
-    for name in ("solo-whist", "whist"):
-        for d in endings(name, 5, 500, seed=19):
-            if d.trick:
-                continue
-            for seat in (d.turn, d.next_seat[d.turn]):
-                sv = Solver(d, seat)
-                if sv.mode != "tricks" or not sv.search.up or not sv.search.ps:
-                    continue
-                sr = sv.search
-                s = sr.turn
-                own = sr._cash(sr.hands, ~sr.gone, s)[0]
-                sure = sr._sure_ps(s)[0]
-                if sure <= own:
-                    continue
-                future, left = plain_future(d, seat, sr)
-                if s in sr.side:
-                    assert future >= sure
-                else:
-                    assert future <= left - sure
-                checked += 1
+    for d, seat, sr in between_tricks(("solo-whist", "whist"), 500, 19, lambda sr: sr.up and sr.ps):
+        s = sr.turn
+        own = sr._cash(sr.hands, ~sr.gone, s)[0]
+        sure = sr._sure_ps(s)[0]
+        if sure <= own:
+            continue
+        takes_at_least(d, seat, sr, s in sr.side, sure)
+        checked += 1
     assert checked >= 10
 
 
@@ -540,24 +531,12 @@ def test_the_second_trump_right_behind_the_top_trump_takes_a_trick():
     Checked against the plain trick search on endings where the bound applies (for
     the side and against it)."""
     checked = 0
-    for name in ("solo-whist", "whist"):
-        for d in endings(name, 4, 1500, seed=29):
-            if d.trick:
-                continue
-            for seat in (d.turn, d.next_seat[d.turn]):
-                sv = Solver(d, seat)
-                if sv.mode != "tricks" or not sv.search.trump_mask or not sv.search.up:
-                    continue
-                sr = sv.search
-                hh, _ = sr._behind_top_trump(sr.turn)
-                if hh < 0:
-                    continue
-                future, left = plain_future(d, seat, sr)
-                if hh in sr.side:
-                    assert future >= 1
-                else:
-                    assert future <= left - 1
-                checked += 1
+    for d, seat, sr in between_tricks(("solo-whist", "whist"), 1500, 29, lambda sr: sr.trump_mask and sr.up, 4):
+        hh, _ = sr._behind_top_trump(sr.turn)
+        if hh < 0:
+            continue
+        takes_at_least(d, seat, sr, hh in sr.side, 1)
+        checked += 1
     assert checked >= 10
 
 
