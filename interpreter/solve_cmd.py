@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 
 from .errors import IllegalAction, RecordError
@@ -157,12 +158,13 @@ def cmd_solve(args) -> int:
         if found not in deal.active:
             return _usage(f"{seats[found]} sits this deal out")
         seat = found
-    if not args.json and deal.tricks_left > 6 and sys.stderr.isatty():
+    live = not args.json and sys.stderr.isatty()
+    if live and deal.tricks_left > 6:
         _err(f"solving {deal.tricks_left} tricks with every hand open "
              + (f"(at most {args.time:g} s; --time to change) …" if args.time else "…"))
-    import time
     t0 = time.perf_counter()
     sv = Solver(deal, seat)
+    shown = Searching(deal, seats, sv, t0) if live else None
     more = ("allow more (--time SECONDS, 0 for no limit; --nodes), or solve a later point of the play "
             "(a record with more actions)")
 
@@ -173,16 +175,22 @@ def cmd_solve(args) -> int:
     # the result first (and an action achieving it), then the value of every action: a
     # search cut short still tells what it proved
     try:
-        first = sv.solve(time_limit=args.time, max_nodes=args.nodes)
+        first = sv.solve(time_limit=args.time, max_nodes=args.nodes, progress=shown)
     except Timeout as e:
+        if shown:
+            shown.close()
         return _fail(args, f"talon: {args.record}: no exact result within {spent()}"
                      + _proved(e.bounds, deal, seats, sv) + f"; {more}",
                      {"bounds": _bounds_json(e.bounds)} if e.bounds else None)
     partial = None
     left = None if args.time is None else max(args.time - (time.perf_counter() - t0), 1e-3)
+    if shown:
+        shown.base = first.nodes
+        shown.what = " (the result is found; now the value of every action)"
     try:
         sol = sv.solve(all_actions=True, time_limit=left,
-                       max_nodes=None if args.nodes is None else max(args.nodes - first.nodes, 1))
+                       max_nodes=None if args.nodes is None else max(args.nodes - first.nodes, 1),
+                       progress=shown)
         sol.nodes += first.nodes
         sol.seconds = time.perf_counter() - t0
     except Timeout:
@@ -191,6 +199,9 @@ def cmd_solve(args) -> int:
         sol.nodes = sv.search.nodes
         partial = (f"the value of each action needs more than {spent()}: the result above and the action "
                    f"achieving it are exact; for every action's value, {more}")
+    finally:
+        if shown:
+            shown.close()
     data = {"record": args.record, "spec": deal.game.name, **describe(deal, seats, sol)}
     if partial:
         data["partial"] = partial
@@ -205,6 +216,35 @@ def cmd_solve(args) -> int:
         return EXIT_OK
     _say(render(deal, seats, sol, data))
     return EXIT_OK
+
+
+class Searching:
+    """A line on stderr (a terminal) while a search runs longer than a second: the
+    time, the positions searched and what is proved so far; wiped when it ends."""
+
+    def __init__(self, deal, seats, sv, t0: float):
+        self.deal, self.seats, self.sv, self.t0 = deal, seats, sv, t0
+        self.base = 0            # positions of the searches before this one
+        self.what = ""           # what it searches for, while nothing is proved
+        self.width = 0
+
+    def __call__(self, positions: int, bounds):
+        spent = time.perf_counter() - self.t0
+        if spent < 1.0:
+            return
+        said = _proved(bounds, self.deal, self.seats, self.sv) if bounds else self.what
+        line = f"searching: {spent:.1f} s, {self.base + positions:,} positions{said}"
+        from .records import printable
+        line = printable(line)
+        sys.stderr.write("\r" + line + " " * max(0, self.width - len(line)))
+        sys.stderr.flush()
+        self.width = len(line)
+
+    def close(self):
+        if self.width:
+            sys.stderr.write("\r" + " " * self.width + "\r")
+            sys.stderr.flush()
+            self.width = 0
 
 
 def _proved(bounds, deal, seats, sv) -> str:

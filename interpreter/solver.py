@@ -262,13 +262,14 @@ class Solution:
 
 def solve(deal, seat: int | None = None, all_actions: bool = False,
           time_limit: float | None = None, max_nodes: int | None = None,
-          mode: str | None = None) -> Solution:
+          mode: str | None = None, progress=None) -> Solution:
     """The exact result of `deal` under perfect play for `seat` (default: the seat to
     move), every hand known. The deal is not changed. With ``all_actions``, the
     result of each legal action of the seat to move. Raises ``Timeout`` when
     ``time_limit`` seconds or ``max_nodes`` nodes are spent first. `mode` forces the
-    general search ("general"); by default the trick search is used where it is exact."""
-    return Solver(deal, seat, mode).solve(all_actions, time_limit, max_nodes)
+    general search ("general"); by default the trick search is used where it is exact.
+    `progress`: see ``Solver.solve``."""
+    return Solver(deal, seat, mode).solve(all_actions, time_limit, max_nodes, progress)
 
 
 def _gc_paused(fn):
@@ -324,13 +325,36 @@ class Solver:
 
     @_gc_paused
     def solve(self, all_actions: bool = False, time_limit: float | None = None,
-              max_nodes: int | None = None) -> Solution:
+              max_nodes: int | None = None, progress=None) -> Solution:
+        """`progress`: called about four times a second while the search runs, as
+        ``progress(positions, bounds)``: the positions searched so far by this call and
+        (lowest, highest) of the result proved so far (None where nothing is proved
+        yet; proved for the result only, not with `all_actions`)."""
         t0 = time.perf_counter()
         sr = self.search
         sr.deadline = None if time_limit is None else t0 + time_limit
         sr.max_nodes = None if max_nodes is None else sr.nodes + max_nodes
         d = self.d
         n0 = sr.nodes
+        if progress is not None:
+            sr.progress_next = t0 + sr.progress_every
+            sr.progress = lambda n, b: progress(n - n0, self._bounds(b))
+        try:
+            return self._solve(all_actions, t0, n0)
+        finally:
+            sr.progress = None
+
+    def _bounds(self, b):
+        """The search's (lowest, highest) proved, scaled, as the seat's result (None
+        for no bound on that side), or None when it proved nothing."""
+        lo, hi = b
+        if lo <= -INF and hi >= INF:
+            return None
+        return (None if lo <= -INF else lo / self.scale, None if hi >= INF else hi / self.scale)
+
+    def _solve(self, all_actions: bool, t0: float, n0: int) -> Solution:
+        sr = self.search
+        d = self.d
         values = None
         best = None
         if d.phase != PLAY:
@@ -354,9 +378,7 @@ class Solver:
             try:
                 v, best = sr.root_value()
             except Timeout as e:
-                lo, hi = sr.root_bounds
-                if lo > -INF or hi < INF:
-                    e.bounds = (None if lo <= -INF else lo / self.scale, None if hi >= INF else hi / self.scale)
+                e.bounds = self._bounds(sr.root_bounds)
                 raise
         return Solution(v / self.scale, best, values, self.seat, self.side, self.others, self.mode,
                         sr.nodes - n0, time.perf_counter() - t0)
@@ -397,8 +419,19 @@ class _Budget:
     deadline = None
     max_nodes = None
     nodes = 0
+    progress = None        # called as progress(positions, root_bounds) every `progress_every` s
+    progress_every = 0.25
+    progress_next = 0.0
+    root_bounds = (-INF, INF)
 
     def _check_budget(self):
+        """(every 4,096 positions) Stops the search past its time or positions, and tells
+        how far it has gone."""
+        if self.progress is not None:
+            now = time.perf_counter()
+            if now >= self.progress_next:
+                self.progress_next = now + self.progress_every
+                self.progress(self.nodes, self.root_bounds)
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise Timeout()
         if self.max_nodes is not None and self.nodes > self.max_nodes:
@@ -1514,8 +1547,6 @@ class _General(_Budget):
         return g
 
     # ------------------------------------------------------------ the root
-    root_bounds = (-INF, INF)
-
     root_cut = None
 
     def root_value(self):
@@ -3484,8 +3515,6 @@ class _Tricks(_Budget):
     # ------------------------------------------------------------ the root
     def _value(self, future: int) -> int:
         return self.curve[self.base + future]
-
-    root_bounds = (-INF, INF)
 
     root_move = root_cut = root_at = None
 

@@ -445,3 +445,58 @@ def test_solve_gives_the_result_when_the_actions_take_longer(talon_cli, tmp_path
     rc, text, err = talon_cli("solve", path, "--nodes", str(first.nodes + 1))
     assert rc == 0 and "an action achieving it: " + data["best"] in text
     assert "the value of each action needs more than" in text
+
+
+def test_the_solver_reports_its_progress_with_bounds_that_hold():
+    """``solve(progress=…)`` is called while the search runs with the positions searched
+    so far (rising) and what is proved of the result; the exact result lies within
+    every bound reported, and the callback is let go afterwards."""
+    from talon_cards.solver import Solver
+    g, d = _position("whist", 2, tricks_left=10)
+    true = solve(d).value
+    sv = Solver(d)
+    sv.search.progress_every = 0          # at every check (every 4,096 positions)
+    seen = []
+    sol = sv.solve(progress=lambda n, b: seen.append((n, b)))
+    assert sol.value == pytest.approx(true)
+    assert len(seen) >= 2
+    counts = [n for n, _ in seen]
+    assert counts == sorted(counts) and counts[-1] <= sol.nodes
+    proved = [b for _, b in seen if b is not None]
+    assert proved
+    for lo, hi in proved:
+        assert lo is None or lo <= true + 1e-9
+        assert hi is None or true <= hi + 1e-9
+    assert sv.search.progress is None
+
+
+def test_solve_shows_a_live_line_on_a_terminal_and_wipes_it(monkeypatch):
+    """On a terminal, a search past a second shows the time, the positions and what is
+    proved so far on one line of stderr, rewritten in place and wiped at the end."""
+    import io
+    from talon_cards import solve_cmd
+    g, d = _position("whist", 2, tricks_left=10)
+    seats = list("ABCD")
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    err = Tty()
+    monkeypatch.setattr(solve_cmd.sys, "stderr", err)
+    from talon_cards.solver import Solver
+    sv = Solver(d)
+    line = solve_cmd.Searching(d, seats, sv, t0=0.0)    # as if started long ago
+    line(12_288, (2.0, None))
+    line(16_384, None)
+    line.close()
+    out = err.getvalue()
+    assert "\rsearching:" in out and "12,288 positions" in out
+    assert "proved so far: the result for A and C is at least +2" in out
+    assert out.endswith("\r") and line.width == 0
+    # and nothing while the first second runs
+    err.truncate(0), err.seek(0)
+    import time
+    quiet = solve_cmd.Searching(d, seats, sv, t0=time.perf_counter())
+    quiet(4096, None)
+    assert err.getvalue() == ""
