@@ -338,7 +338,7 @@ class Solver:
         n0 = sr.nodes
         if progress is not None:
             sr.progress_next = t0 + sr.progress_every
-            sr.progress = lambda n, b: progress(n - n0, self._bounds(b))
+            sr.progress = lambda n, b: progress(n - n0, None if all_actions else self._bounds(b))
         try:
             return self._solve(all_actions, t0, n0)
         finally:

@@ -468,6 +468,11 @@ def test_the_solver_reports_its_progress_with_bounds_that_hold():
         assert lo is None or lo <= true + 1e-9
         assert hi is None or true <= hi + 1e-9
     assert sv.search.progress is None
+    # every action's value: nothing is proved of the result there (it is known)
+    later = []
+    sv.search.progress_every = 0
+    sv.solve(all_actions=True, progress=lambda n, b: later.append(b))
+    assert later and all(b is None for b in later)
 
 
 def test_solve_shows_a_live_line_on_a_terminal_and_wipes_it(monkeypatch):
