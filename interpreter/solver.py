@@ -3085,7 +3085,7 @@ class _Tricks(_Budget):
         return self._trump_bounds()[:3]
 
     def _trump_bounds(self):
-        """(partition search) ``_top_trumps`` and ``_trump_floors`` together, remembered
+        """(partition search) ``_top_trumps_of`` and ``_trump_floors_of`` together, remembered
         by the trump suit's packed holdings: all they read."""
         key = self.packed[self.trumps]
         got = self.trump_cache.get(key)
@@ -3133,20 +3133,15 @@ class _Tricks(_Budget):
                     best, cards = 2, top | second
         return holder, best, cards
 
-    def _trump_floors(self):
+    def _trump_floors_of(self):
         """(tricks the side takes for certain by its trumps, the cards counted, the same
         for the other side): every trump a hand plays wins its trick unless a higher
         trump of the other side is played to the same trick, and each of those beats
         at most one (one trick each); the hand plays every card it holds, so it takes
         at least as many tricks as it holds trumps less the most of them that the
         other side's higher trumps could beat, one each (matched from the top). Read
-        only from who holds which trump (in the partition search, remembered with
-        ``_top_trumps``: ``_trump_bounds``)."""
-        if not self.ps:
-            return self._trump_floors_of()
-        return self._trump_bounds()[3:]
-
-    def _trump_floors_of(self):
+        only from who holds which trump (remembered with the top trumps:
+        ``_trump_bounds``)."""
         sm = self.suit_mask[self.trumps]
         live = ~self.gone & sm
         hands = self.hands

@@ -494,7 +494,7 @@ def test_a_hands_trumps_less_those_the_other_side_can_beat_take_tricks():
     the top trumps of one hand do (a count one too high fails)."""
     checked = 0
     for d, seat, sr in between_tricks(("whist", "solo-whist"), 600, 23, lambda sr: sr.trump_mask and sr.ps):
-        sn, sc, on, oc = sr._trump_floors()
+        sn, sc, on, oc = sr._trump_bounds()[3:]
         holder, run, _ = sr._top_trumps()
         top_side = run if holder in sr.side else 0
         top_other = run if holder >= 0 and holder not in sr.side else 0
