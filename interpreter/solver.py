@@ -3250,6 +3250,10 @@ class _Tricks(_Budget):
             left = hands[s].bit_count()
             if left <= 1:
                 return self._last_ps(s) if left else (0, 0)
+            if beta <= 0:
+                return 0, 0         # the window asks nothing of this position
+            if alpha >= left:
+                return left, 0
             node, q = self._ps_position(s)
             lo, hi = 0, left
             lo_rs = hi_rs = None
@@ -3283,12 +3287,15 @@ class _Tricks(_Budget):
                     if m is not None and hands[s] >> m & 1:
                         first = m
                 if lo >= beta or hi <= alpha or lo == hi:
-                    rel = 0
-                    if (lo >= beta or lo == hi) and lo_rs is not None:
-                        rel |= self._ps_prefix(lo_rs)
-                    if (hi <= alpha or lo == hi) and hi_rs is not None:
-                        rel |= self._ps_prefix(hi_rs)
-                    return (lo if lo >= beta or lo == hi else hi), rel
+                    # a bound past the window rests on its own entry only (a value
+                    # outside the window is read as a bound); an exact value on both
+                    lo_r = self._ps_prefix(lo_rs) if lo_rs is not None else 0
+                    if lo >= beta:
+                        return lo, lo_r
+                    hi_r = self._ps_prefix(hi_rs) if hi_rs is not None else 0
+                    if hi <= alpha:
+                        return hi, hi_r
+                    return lo, lo_r | hi_r
             qt, qrel = self._sure_ps(s, beta if s in self.side else left - alpha) if self.up else (0, 0)
             if s in self.side:
                 if qt > lo:
@@ -3327,13 +3334,15 @@ class _Tricks(_Budget):
                     elif run > lo:
                         lo, lo_rs, lo_rel = run, None, cards
             if lo >= beta or hi <= alpha or lo == hi:
-                # a bound settles it: the cards that bound relied on
-                rel = 0
-                if lo >= beta or lo == hi:
-                    rel |= self._ps_prefix(lo_rs) if lo_rs is not None else lo_rel
-                if hi <= alpha or lo == hi:
-                    rel |= self._ps_prefix(hi_rs) if hi_rs is not None else hi_rel
-                return (lo if lo >= beta or lo == hi else hi), rel
+                # a bound settles it: the cards that bound relied on (past the
+                # window, that bound's alone)
+                lo_r = self._ps_prefix(lo_rs) if lo_rs is not None else lo_rel
+                if lo >= beta:
+                    return lo, lo_r
+                hi_r = self._ps_prefix(hi_rs) if hi_rs is not None else hi_rel
+                if hi <= alpha:
+                    return hi, hi_r
+                return lo, lo_r | hi_r
             if lo > alpha:
                 alpha = lo
             if hi < beta:
