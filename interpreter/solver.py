@@ -3135,13 +3135,16 @@ class _Tricks(_Budget):
 
     def _trump_floors_of(self):
         """(tricks the side takes for certain by its trumps, the cards counted, the same
-        for the other side): every trump a hand plays wins its trick unless a higher
+        for the other side, then for the side and for the other side the trumps each
+        count rests on, a tuple: the k-th the fewest a count of k needs): every trump a
+        hand plays wins its trick unless a higher
         trump of the other side is played to the same trick, and each of those beats
         at most one (one trick each); the hand plays every card it holds, so it takes
         at least as many tricks as it holds trumps less the most of them that the
         other side's higher trumps could beat, one each (matched from the top). Read
         only from who holds which trump (remembered with the top trumps:
-        ``_trump_bounds``)."""
+        ``_trump_bounds``). A count of k made part-way down rests on the trumps down to
+        the last one counted there: the other side's lower trumps beat none of those."""
         sm = self.suit_mask[self.trumps]
         live = ~self.gone & sm
         hands = self.hands
@@ -3153,6 +3156,7 @@ class _Tricks(_Budget):
                 if (s in self.side) != team:
                     theirs |= hands[s] & sm
             best, cards = 0, 0
+            steps = []          # steps[k - 1]: the fewest trumps a count of k rests on
             for h in mine:
                 # from the highest trump down: the hand's trumps so far less those the
                 # other side's trumps so far could beat (each one, matched from the
@@ -3168,10 +3172,15 @@ class _Tricks(_Budget):
                         avail -= 1
                     else:
                         n += 1
+                        rest = live & ((b << 1) - 1)
                         if n > best:
-                            best, cards = n, live & ((b << 1) - 1)
+                            best, cards = n, rest
+                            steps.append(rest)
+                        elif rest < steps[n - 1]:
+                            steps[n - 1] = rest     # (a higher card: fewer trumps above it)
             out += (best, cards)
-        return tuple(out)
+            out.append(tuple(steps))
+        return tuple(out[:2] + out[3:5] + [out[2], out[5]])
 
     def _behind_top_trump(self, leader: int):
         """(a seat whose side takes a trick for certain, the cards counted; -1 for none):
@@ -3258,6 +3267,19 @@ class _Tricks(_Budget):
             lo, hi = 0, left
             lo_rs = hi_rs = None
             lo_rel = hi_rel = 0
+            if self.trump_mask:
+                # the trump floors first, before the table: remembered, and a count of
+                # `beta` tricks for the side (or `left - alpha` for the other side)
+                # rests on the trumps down to the last one it needs, no other card; the
+                # fewer cards an answer rests on, the more positions its entries in the
+                # table above stand for
+                tb = self._trump_bounds()
+                steps = tb[7]
+                if beta <= len(steps):
+                    return beta, steps[beta - 1]
+                steps = tb[8]
+                if left - alpha <= len(steps):
+                    return alpha, steps[left - alpha - 1]
             groups = self.ptt.get(node)
             if groups:
                 # one table per set of ranks relied on (`rs`: how many of each
@@ -3304,7 +3326,7 @@ class _Tricks(_Budget):
                 hi, hi_rs, hi_rel = left - qt, None, qrel
             if self.trump_mask and lo < beta and hi > alpha:
                 # the top trumps of one hand each take a trick, whoever leads
-                holder, run, cards, sn, sc, on, oc = self._trump_bounds()
+                holder, run, cards, sn, sc, on, oc = self._trump_bounds()[:7]
                 if run:
                     if holder in self.side:
                         if run > lo:
