@@ -3442,8 +3442,9 @@ class _Tricks(_Budget):
             self.lens += fu
             self.led, self.win_seat, self.win_card, self.turn = led, win_seat, win_card, s
             if r & bit:
-                # the card's rank counted: so do those of the cards it stood for
-                r |= self._class_mask(s, c)
+                # the card's rank counted: so do those of the cards it stood for (the
+                # moves searched rest on them), unless it alone decides here (a cut)
+                all_rel |= self._class_mask(s, c)
             else:
                 # the result did not rest on this card's rank: any other card of its
                 # suit below the lowest card whose rank it rested on leaves the same
