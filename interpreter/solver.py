@@ -3137,11 +3137,11 @@ class _Tricks(_Budget):
         """(tricks the side takes for certain by its trumps, the cards counted, the same
         for the other side, then for the side and for the other side the trumps each
         count rests on, a tuple: the k-th the fewest a count of k needs): every trump a
-        hand plays wins its trick unless a higher
-        trump of the other side is played to the same trick, and each of those beats
-        at most one (one trick each); the hand plays every card it holds, so it takes
-        at least as many tricks as it holds trumps less the most of them that the
-        other side's higher trumps could beat, one each (matched from the top). Read
+        hand plays wins its trick unless a higher trump of the other side is played to
+        the same trick, and each of those beats at most one (one trick each); the hand
+        plays every card it holds, so it takes at least as many tricks as it holds
+        trumps less the most of them that the other side's higher trumps could beat,
+        one each (matched from the top). Read
         only from who holds which trump (remembered with the top trumps:
         ``_trump_bounds``). A count of k made part-way down rests on the trumps down to
         the last one counted there: the other side's lower trumps beat none of those."""
