@@ -3263,10 +3263,6 @@ class _Tricks(_Budget):
                 return 0, 0         # the window asks nothing of this position
             if alpha >= left:
                 return left, 0
-            node, q = self._ps_position(s)
-            lo, hi = 0, left
-            lo_rs = hi_rs = None
-            lo_rel = hi_rel = 0
             if self.trump_mask:
                 # the trump floors first, before the table: remembered, and a count of
                 # `beta` tricks for the side (or `left - alpha` for the other side)
@@ -3280,6 +3276,10 @@ class _Tricks(_Budget):
                 steps = tb[8]
                 if left - alpha <= len(steps):
                     return alpha, steps[left - alpha - 1]
+            node, q = self._ps_position(s)
+            lo, hi = 0, left
+            lo_rs = hi_rs = None
+            lo_rel = hi_rel = 0
             groups = self.ptt.get(node)
             if groups:
                 # one table per set of ranks relied on (`rs`: how many of each
@@ -3326,7 +3326,7 @@ class _Tricks(_Budget):
                 hi, hi_rs, hi_rel = left - qt, None, qrel
             if self.trump_mask and lo < beta and hi > alpha:
                 # the top trumps of one hand each take a trick, whoever leads
-                holder, run, cards, sn, sc, on, oc = self._trump_bounds()[:7]
+                holder, run, cards, sn, sc, on, oc = tb[:7]
                 if run:
                     if holder in self.side:
                         if run > lo:
