@@ -3134,17 +3134,16 @@ class _Tricks(_Budget):
         return holder, best, cards
 
     def _trump_floors_of(self):
-        """(tricks the side takes for certain by its trumps, the cards counted, the same
-        for the other side, then for the side and for the other side the trumps each
-        count rests on, a tuple: the k-th the fewest a count of k needs): every trump a
-        hand plays wins its trick unless a higher trump of the other side is played to
-        the same trick, and each of those beats at most one (one trick each); the hand
-        plays every card it holds, so it takes at least as many tricks as it holds
-        trumps less the most of them that the other side's higher trumps could beat,
-        one each (matched from the top). Read
-        only from who holds which trump (remembered with the top trumps:
-        ``_trump_bounds``). A count of k made part-way down rests on the trumps down to
-        the last one counted there: the other side's lower trumps beat none of those."""
+        """(for the side, then for the other side, the tricks it takes for certain by
+        its trumps as the trumps each count rests on: a tuple whose k-th is the fewest
+        a count of k needs, as many as the count): every trump a hand plays wins its
+        trick unless a higher trump of the other side is played to the same trick, and
+        each of those beats at most one (one trick each); the hand plays every card it
+        holds, so it takes at least as many tricks as it holds trumps less the most of
+        them that the other side's higher trumps could beat, one each (matched from
+        the top). A count of k made part-way down rests on the trumps down to the last
+        one counted there: the other side's lower trumps beat none of those. Read only
+        from who holds which trump (remembered with the top trumps: ``_trump_bounds``)."""
         sm = self.suit_mask[self.trumps]
         live = ~self.gone & sm
         hands = self.hands
@@ -3155,7 +3154,6 @@ class _Tricks(_Budget):
             for s in self.active:
                 if (s in self.side) != team:
                     theirs |= hands[s] & sm
-            best, cards = 0, 0
             steps = []          # steps[k - 1]: the fewest trumps a count of k rests on
             for h in mine:
                 # from the highest trump down: the hand's trumps so far less those the
@@ -3173,14 +3171,12 @@ class _Tricks(_Budget):
                     else:
                         n += 1
                         rest = live & ((b << 1) - 1)
-                        if n > best:
-                            best, cards = n, rest
+                        if n > len(steps):
                             steps.append(rest)
                         elif rest < steps[n - 1]:
                             steps[n - 1] = rest     # (a higher card: fewer trumps above it)
-            out += (best, cards)
             out.append(tuple(steps))
-        return tuple(out[:2] + out[3:5] + [out[2], out[5]])
+        return tuple(out)
 
     def _behind_top_trump(self, leader: int):
         """(a seat whose side takes a trick for certain, the cards counted; -1 for none):
@@ -3270,10 +3266,10 @@ class _Tricks(_Budget):
                 # fewer cards an answer rests on, the more positions its entries in the
                 # table above stand for
                 tb = self._trump_bounds()
-                steps = tb[7]
+                steps = tb[3]
                 if beta <= len(steps):
                     return beta, steps[beta - 1]
-                steps = tb[8]
+                steps = tb[4]
                 if left - alpha <= len(steps):
                     return alpha, steps[left - alpha - 1]
             node, q = self._ps_position(s)
@@ -3326,19 +3322,14 @@ class _Tricks(_Budget):
                 hi, hi_rs, hi_rel = left - qt, None, qrel
             if self.trump_mask and lo < beta and hi > alpha:
                 # the top trumps of one hand each take a trick, whoever leads
-                holder, run, cards, sn, sc, on, oc = tb[:7]
+                # (the trump floors were asked above)
+                holder, run, cards = tb[:3]
                 if run:
                     if holder in self.side:
                         if run > lo:
                             lo, lo_rs, lo_rel = run, None, cards
                     elif left - run < hi:
                         hi, hi_rs, hi_rel = left - run, None, cards
-                if lo < beta and hi > alpha:
-                    # and each hand's trumps less those the other side can beat
-                    if sn > lo:
-                        lo, lo_rs, lo_rel = sn, None, sc
-                    if left - on < hi:
-                        hi, hi_rs, hi_rel = left - on, None, oc
                 if self.up and lo < beta and hi > alpha:
                     hh, cards = self._behind_top_trump(s)
                     if hh >= 0:

@@ -496,7 +496,8 @@ def test_a_hands_trumps_less_those_the_other_side_can_beat_take_tricks():
     the top trumps of one hand do (a count one too high fails)."""
     checked = 0
     for d, seat, sr in between_tricks(("whist", "solo-whist"), 600, 23, lambda sr: sr.trump_mask and sr.ps):
-        sn, sc, on, oc = sr._trump_bounds()[3:7]
+        side_steps, other_steps = sr._trump_bounds()[3:]
+        sn, on = len(side_steps), len(other_steps)
         holder, run, _ = sr._top_trumps()
         top_side = run if holder in sr.side else 0
         top_other = run if holder >= 0 and holder not in sr.side else 0
@@ -518,9 +519,8 @@ def test_a_trump_count_holds_wherever_the_trumps_below_those_it_rests_on_lie():
     rng = random.Random(5)
     checked = 0
     for d, seat, sr in between_tricks(("whist", "solo-whist"), 400, 29, lambda sr: sr.trump_mask and sr.ps):
-        tb = sr._trump_bounds()
-        sn, on, side_steps, other_steps = tb[3], tb[5], tb[7], tb[8]
-        assert len(side_steps) == sn and len(other_steps) == on
+        side_steps, other_steps = sr._trump_bounds()[3:]
+        assert all(r and not r & ~sr.trump_mask for r in side_steps + other_steps)
         for steps, team_in_side in ((side_steps, True), (other_steps, False)):
             for k, rests in enumerate(steps, 1):
                 assert not k > 1 or steps[k - 2] & ~rests == 0      # each rests on more
