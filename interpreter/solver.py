@@ -110,6 +110,8 @@ import bisect
 import copy
 import functools
 import gc
+import hashlib
+import os
 import random
 import time
 
@@ -3611,3 +3613,32 @@ class _Tricks(_Budget):
             if stop_at is not None and self._value(out[c]) == stop_at:
                 break
         return out
+
+
+# ---------------------------------------------------------------- the compiled copy
+def _compiled_copy():
+    """The compiled copy of this file (``talon_cards._solver_c``, which setup.py builds
+    where Cython and a C compiler are at hand) when it was built from this very text,
+    else None: an edited file runs as Python until the package is built again, and
+    ``TALON_PURE_PYTHON=1`` leaves the copy unused."""
+    if __name__ != "talon_cards.solver" or os.environ.get("TALON_PURE_PYTHON"):
+        return None
+    try:
+        from . import _solver_c
+    except Exception:      # not built, or built for another Python or another text
+        return None
+    with open(__file__, "rb") as f:
+        text = f.read()
+    return _solver_c if _built_from(_solver_c, text) else None
+
+
+def _built_from(built, text: bytes) -> bool:
+    """The compiled copy was built from this text of solver.py (setup.py stamps it)."""
+    return getattr(built, "SOURCE_DIGEST", None) == hashlib.sha256(text).hexdigest()
+
+
+#: the compiled copy in use (its names stand for this file's), or None
+COMPILED = _compiled_copy()
+if COMPILED is not None:
+    globals().update({k: v for k, v in vars(COMPILED).items()
+                      if not k.startswith("__") and k not in ("COMPILED", "SOURCE_DIGEST")})

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import random
+import sys
 
 import pytest
 
@@ -402,7 +403,8 @@ def test_the_partition_table_started_again_keeps_the_search_exact(monkeypatch):
         def clear(self):
             Table.cleared += 1
             super().clear()
-    monkeypatch.setattr(solver, "_PTT_LIMIT", 30)
+    # (in the module the search runs in: the compiled copy where it is built)
+    monkeypatch.setattr(sys.modules[solver._Tricks.__module__], "_PTT_LIMIT", 30)
     checked = 0
     for d in endings("whist", 6, 6, seed=23):
         a = Solver(d)

@@ -40,6 +40,7 @@ from talon_cards.arena import mean_ci, paired  # noqa: E402
 from talon_cards.engine import PLAY  # noqa: E402
 from talon_cards.heuristic import HeuristicAgent  # noqa: E402
 from talon_cards.pimc import PimcAgent  # noqa: E402
+from talon_cards import solver as solver_module  # noqa: E402
 from talon_cards.solver import Solver, Timeout  # noqa: E402
 from talon_cards.spec import load  # noqa: E402
 
@@ -165,7 +166,9 @@ def main(argv=None) -> int:
                     help="PIMC: samples drawn for each one kept, the best fit to the bids (1: bids not used)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
-    out = {}
+    # the solver's build: the compiled copy of solver.py (setup.py), or plain Python
+    out = {"solver_build": "compiled" if solver_module.COMPILED is not None else "python"}
+    print(f"solver: {out['solver_build']}", flush=True)
     if a.only in (None, "solver"):
         where = "whole play phases from the first lead" if a.solver_left is None else \
             f"the rest of the play from the lead with {a.solver_left} tricks left"
