@@ -33,10 +33,15 @@ def compiled_solver():
         copy.write_bytes(text + stamp)
     ext = Extension("talon_cards._solver_c", [copy.relative_to(here).as_posix()], optional=True)
     try:
-        return cythonize([ext], compiler_directives={"language_level": 3, "annotation_typing": False}, quiet=True, force=True)
+        # (annotations not read as C types: Python's own meaning of every line kept)
+        out = cythonize([ext], compiler_directives={"language_level": 3, "annotation_typing": False},
+                        quiet=True, force=True)
     except Exception as e:       # a Cython that cannot translate it: plain Python
         print(f"talon: the solver is not compiled ({e}); it runs as Python")
         return []
+    for e in out:
+        e.optional = True        # no compiler: plain Python (cythonize drops the flag)
+    return out
 
 
 setup(ext_modules=compiled_solver())
