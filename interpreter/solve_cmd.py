@@ -127,7 +127,7 @@ def describe(deal, seats, sol) -> dict:
 
 
 def cmd_solve(args) -> int:
-    from .solver import Solver, Timeout, score_sign
+    from .solver import Solver, Timeout, build, score_sign
     if args.record.endswith(".talon"):
         return _usage(f"{args.record} is a spec (the rules of a game), not a hand record: `talon solve` reads "
                       f"a record of a deal (see `talon replay`)")
@@ -210,6 +210,7 @@ def cmd_solve(args) -> int:
     data["higher_is_better"] = True
     data["lowest_scores_win"] = score_sign(deal.game) < 0
     data.update(sol.to_json(deal, seats))
+    data["build"] = build()          # the solver compiled, or run as Python
     data["every_seat_for_itself"] = len(sol.side) == 1 and len(sol.others) > 1 and deal.declarer < 0
     if args.json:
         print(json.dumps(data, indent=2))
@@ -327,5 +328,6 @@ def render(deal, seats, sol, d: dict) -> str:
             out.append(f"({nm(turn)} plays against {side}: its best actions give {side} the least)")
         out.append("")
     out.append(f"{sol.nodes:,} positions searched in {sol.seconds:.2f} s "
-               f"({'the trick search' if sol.mode == 'tricks' else 'the general search'})")
+               f"({'the trick search' if sol.mode == 'tricks' else 'the general search'}"
+               f"{', compiled' if d.get('build') == 'compiled' else ''})")
     return "\n".join(out)

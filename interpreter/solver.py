@@ -3642,3 +3642,9 @@ COMPILED = _compiled_copy()
 if COMPILED is not None:
     globals().update({k: v for k, v in vars(COMPILED).items()
                       if not k.startswith("__") and k not in ("COMPILED", "SOURCE_DIGEST")})
+
+
+def build() -> str:
+    """How the solver runs here: "compiled" (the copy setup.py builds) or "python".
+    (Defined after the hand-over, so that it reads this module's COMPILED.)"""
+    return "python" if COMPILED is None else "compiled"

@@ -14,6 +14,7 @@ import pytest
 
 from talon_cards.agents import play_deal
 from talon_cards.arena import parse_agents
+from talon_cards import solver as solver_module
 from talon_cards.cli import main
 from talon_cards.engine import PLAY
 from talon_cards.heuristic import HeuristicAgent
@@ -165,10 +166,12 @@ def test_solve_gives_the_library_solvers_values(talon_cli, tmp_path, name, seed)
     want = {f"{seats[d.turn]} {g.to_action(a, seats).text()}": v for a, v in sol.values.items()}
     assert data["actions"] == pytest.approx(want)
     assert data["best"] in want and want[data["best"]] == pytest.approx(sol.value)
+    assert data["build"] == ("python" if solver_module.COMPILED is None else "compiled")
     # The text for people: the result, then a row per legal action.
     rc, text, err = talon_cli("solve", path)
     assert rc == 0, err
     assert "result under perfect play, every hand open" in text
+    assert ("search, compiled)" in text) == (solver_module.COMPILED is not None)
     for action in want:
         assert action in text
 
