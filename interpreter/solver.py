@@ -103,6 +103,11 @@ The trick search (``_Tricks``)
     concession is left out there only when scoring shows it never does better than
     playing on. ``Solver.tricks`` counts the side's tricks after each action exactly,
     to tell apart actions of equal result.
+
+Where the build could compile this file (setup.py: Cython and a C compiler), the
+compiled copy stands in for it, names and all, while built from this very text (the end
+of this file; ``build()`` says which runs). It is the same search, about 1.7 times as
+fast; ``TALON_PURE_PYTHON=1`` runs this text as Python.
 """
 from __future__ import annotations
 

@@ -167,7 +167,7 @@ def main(argv=None) -> int:
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     # the solver's build: the compiled copy of solver.py (setup.py), or plain Python
-    out = {"solver_build": "compiled" if solver_module.COMPILED is not None else "python"}
+    out = {"solver_build": solver_module.build()}
     print(f"solver: {out['solver_build']}", flush=True)
     if a.only in (None, "solver"):
         where = "whole play phases from the first lead" if a.solver_left is None else \
