@@ -92,7 +92,8 @@ The trick search (``_Tricks``)
     of a side above all of the other side's bounding a position before it is
     searched, and, where following suit is the only rule, partition search (a bound
     holds for every position agreeing on the cards it relied on; every bound proved is
-    kept, one dictionary per set of ranks relied on). Moves are tried in the order a
+    kept, one dictionary per set of ranks relied on; at the lead it starts from, the
+    leads raced for each question: ``_Tricks._race``). Moves are tried in the order a
     card player would think of them: leads from a suit whose top card the leader
     holds, then towards a partner's top card or ruff, then from a sequence under the
     other side's top card, after those a trump while a partner could ruff a side
@@ -133,6 +134,16 @@ class Timeout(Exception):
     proved of the result by then, (lowest, highest) for the seat (None for no bound
     on that side), or None when it proved nothing."""
     bounds = None
+
+
+class _Spent(Timeout):
+    """A raced lead's positions spent (``_Tricks._race``): caught there, never raised
+    past it."""
+
+
+# the positions each lead searches in the first round of a race (``_Tricks._race``):
+# a lead that answers within them is searched as without the race
+_RACE_FROM = 1_000_000
 
 
 # ---------------------------------------------------------------- the objective
@@ -430,6 +441,7 @@ class _Budget:
     progress_every = 0.25
     progress_next = 0.0
     root_bounds = (-INF, INF)
+    race_limit = None      # the positions a raced lead may search up to (``_Tricks._race``)
 
     def _check_budget(self):
         """(every 4,096 positions) Stops the search past its time or positions, and tells
@@ -443,6 +455,8 @@ class _Budget:
             raise Timeout()
         if self.max_nodes is not None and self.nodes > self.max_nodes:
             raise Timeout()
+        if self.race_limit is not None and self.nodes > self.race_limit:
+            raise _Spent()
 
 
 def _classes_of(allowed: int, in_play: int, suit, pts, special) -> dict:
@@ -2850,6 +2864,8 @@ class _Tricks(_Budget):
             self.root_at = self._ps_position(self.turn)
         else:
             self.root_at = self._key(self.turn)
+        # from a lead, in the partition search, the leads are raced (``_race``)
+        race = self.ps and not self.trick
         while i < j:
             if guess is None:
                 t = steps[(i + j) // 2]
@@ -2862,9 +2878,12 @@ class _Tricks(_Budget):
                 near = True
             else:
                 t = steps[i] if v >= t else steps[j - 1]
-            v = search(t - 1, t)
-            if self.ps:
-                v = v[0]
+            if race:
+                v = self._race(t)
+            else:
+                v = search(t - 1, t)
+                if self.ps:
+                    v = v[0]
             if v >= t:
                 if self.root_cut is not None:
                     self.root_move = self.root_cut
@@ -2880,6 +2899,63 @@ class _Tricks(_Budget):
                 vals = [curve[B + t] for t in range(least, most + 1)]
                 self.root_bounds = (min(vals), max(vals))
         return steps[i - 1] if i else 0
+
+    def _race(self, t: int) -> int:
+        """The search at a lead asked "does the side take `t` more tricks?", the leads
+        raced: each lead in turn searched at most ``_RACE_FROM`` positions, then three
+        times as many, and so on, the first lead to answer the question for the seat on
+        lead taken (it takes `t` for a seat of the side that wants more, short of `t`
+        for the other side). Where one lead's answer is cheap to prove and another's,
+        as good, is dear (a soloist cashing an ace first, or giving up a trick first),
+        the order of the leads no longer decides the cost. Leads proved the other way
+        are dropped; the table keeps what each part-search proved. The returned value
+        is read as the search's: at least `t`, or less than `t`."""
+        s = self.turn
+        maxing = s in self.maxers
+        live = self._moves(s, self.root_move if maxing else None)
+        budget = _RACE_FROM
+        best = -INF if maxing else INF
+        hands, packed, trick = self.hands, self.packed, self.trick
+        before = (self.lens, self.led, self.win_seat, self.win_card, self.gone)
+        while live:
+            unsettled = []
+            for c in live:
+                held, kept = list(hands), list(packed)
+                self.race_limit = self.nodes + budget
+                hands[s] ^= 1 << c
+                fk, fx, fu = self.flip[s][c]
+                packed[fk] ^= fx
+                self.lens -= fu
+                self.led = self.suit[c]
+                self.win_seat, self.win_card = s, c
+                trick.append((s, c))
+                self.turn = self.next_seat[s]
+                try:
+                    v = self._search_ps(t - 1, t)[0]
+                except _Spent:
+                    v = None
+                finally:
+                    # (a search cut short leaves the position part-way: put back)
+                    self.race_limit = None
+                    hands[:], packed[:] = held, kept
+                    trick.clear()
+                    self.trick = trick
+                    self.turn = s
+                    self.lens, self.led, self.win_seat, self.win_card, self.gone = before
+                if v is None:
+                    unsettled.append(c)
+                elif maxing:
+                    if v >= t:
+                        self.root_cut = c
+                        return v
+                    best = max(best, v)
+                else:
+                    if v < t:
+                        return v
+                    best = min(best, v)
+            live = unsettled
+            budget *= 3
+        return best
 
     # ------------------------------------------------------------ partition search
     # Where following suit is the only rule, a position's result often depends on who

@@ -697,3 +697,59 @@ def test_the_cycle_collector_is_paused_while_the_solver_searches_and_only_then(m
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_racing_the_leads_keeps_the_search_exact(monkeypatch):
+    """At a lead the partition search races the leads (each searched a budget of
+    positions, then three times as many, the first to answer taken): with a budget of
+    a few dozen positions, so that every race runs many rounds and cuts searches short
+    part-way, the tricks after every action and the value are still those of the plain
+    trick search."""
+    import talon_cards.solver as solver
+    module = sys.modules[solver._Tricks.__module__]
+    monkeypatch.setattr(module, "_RACE_FROM", 40)
+    spent = []
+    real = module._Tricks._race
+
+    def counted(self, t):
+        before = self.nodes
+        v = real(self, t)
+        spent.append(self.nodes - before)
+        return v
+    monkeypatch.setattr(module._Tricks, "_race", counted)
+    checked = 0
+    for name in ("whist", "solo-whist"):
+        for d in endings(name, 9, 40, seed=31):
+            if d.trick:
+                continue
+            a = Solver(d)
+            if a.mode != "tricks" or not a.search.ps:
+                continue
+            b = Solver(d)
+            b.search.ps = b.search.quick = False
+            acts = [x for x in d.legal_actions() if x != d.codec.CONCEDE]
+            assert a.solve().value == b.solve().value, name
+            assert Solver(d).tricks(acts) == b.tricks(acts), name
+            checked += 1
+    # races where a lead was cut short (the budget is read every 4,096 positions)
+    assert checked >= 8 and sum(1 for n in spent if n > 4096) >= 3, (checked, spent)
+
+
+def test_a_time_limit_stops_a_race(monkeypatch):
+    """A race's own budget is not the caller's: positions or time given out stop the
+    search (Timeout) in the middle of a race too, and leave the deal as it was."""
+    import talon_cards.solver as solver
+    module = sys.modules[solver._Tricks.__module__]
+    monkeypatch.setattr(module, "_RACE_FROM", 10)
+    g = load("whist")
+    rng = random.Random(4)
+    d = g.new_deal(g.default_seats or g.seat_counts[0], 0)
+    d.deal_random(rng)
+    agent = RandomAgent(rng)
+    while d.phase != PLAY:
+        d.apply_action(agent.act(d))
+    assert not d.trick and d.tricks_left == 13
+    before = (list(d.hands), list(d.trick), d.turn)
+    with pytest.raises(Timeout):
+        Solver(d).solve(max_nodes=2000)
+    assert (list(d.hands), list(d.trick), d.turn) == before
