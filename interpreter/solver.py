@@ -2915,33 +2915,22 @@ class _Tricks(_Budget):
         live = self._moves(s, self.root_move if maxing else None)
         budget = _RACE_FROM
         best = -INF if maxing else INF
-        hands, packed, trick = self.hands, self.packed, self.trick
-        before = (self.lens, self.led, self.win_seat, self.win_card, self.gone)
+        hands, packed = self.hands, self.packed
         while live:
             unsettled = []
             for c in live:
                 held, kept = list(hands), list(packed)
                 self.race_limit = self.nodes + budget
-                hands[s] ^= 1 << c
-                fk, fx, fu = self.flip[s][c]
-                packed[fk] ^= fx
-                self.lens -= fu
-                self.led = self.suit[c]
-                self.win_seat, self.win_card = s, c
-                trick.append((s, c))
-                self.turn = self.next_seat[s]
+                saved, won = self._play(s, c)
                 try:
-                    v = self._search_ps(t - 1, t)[0]
+                    v = won + self._search_ps(t - 1 - won, t - won)[0]
                 except _Spent:
                     v = None
                 finally:
                     # (a search cut short leaves the position part-way: put back)
                     self.race_limit = None
+                    self._unplay(s, c, saved)
                     hands[:], packed[:] = held, kept
-                    trick.clear()
-                    self.trick = trick
-                    self.turn = s
-                    self.lens, self.led, self.win_seat, self.win_card, self.gone = before
                 if v is None:
                     unsettled.append(c)
                 elif maxing:
@@ -3660,40 +3649,52 @@ class _Tricks(_Budget):
         s = self.turn
         out = {}
         for c in (self._moves(s, first) if only is None else only):
-            trick = self.trick
-            saved = (self.led, self.win_seat, self.win_card, self.turn, list(trick), self.gone)
-            self.hands[s] ^= 1 << c
-            fk, fx, fu = self.flip[s][c]
-            self.packed[fk] ^= fx
-            self.lens -= fu
-            if not trick:
-                self.led = self.suit[c]
-                self.win_seat, self.win_card = s, c
-            elif self.keys_of[self.led][c] > self.keys_of[self.led][self.win_card]:
-                self.win_seat, self.win_card = s, c
-            trick.append((s, c))
-            won = 0
-            done = len(trick) == self.n_active
-            if not done:
-                self.turn = self.next_seat[s]
-            else:
-                won = 1 if self.win_seat in self.side else 0
-                for _, x in trick:
-                    self.gone |= 1 << x
-                self.trick = []
-                self.turn = self.win_seat
-                self.rs.tricks_done += 1
+            saved, won = self._play(s, c)
             out[c] = won + self._exact(won, every, guess=None if guess is None else guess - won)
             guess = out[c]
-            if done:
-                self.rs.tricks_done -= 1
-            self.hands[s] |= 1 << c
-            self.packed[fk] ^= fx
-            self.lens += fu
-            self.led, self.win_seat, self.win_card, self.turn, self.trick, self.gone = saved
+            self._unplay(s, c, saved)
             if stop_at is not None and self._value(out[c]) == stop_at:
                 break
         return out
+
+    def _play(self, s: int, c: int):
+        """Seat `s` plays card `c` at the root of the search (``_child_values``,
+        ``_race``), the trick ended where it is the last card. -> (what ``_unplay``
+        puts back, 1 where the card ends a trick the side wins, else 0)."""
+        trick = self.trick
+        saved = (self.lens, self.led, self.win_seat, self.win_card, self.turn, trick, list(trick),
+                 self.gone, self.rs.tricks_done)
+        self.hands[s] ^= 1 << c
+        fk, fx, fu = self.flip[s][c]
+        self.packed[fk] ^= fx
+        self.lens -= fu
+        if not trick:
+            self.led = self.suit[c]
+            self.win_seat, self.win_card = s, c
+        elif self.keys_of[self.led][c] > self.keys_of[self.led][self.win_card]:
+            self.win_seat, self.win_card = s, c
+        trick.append((s, c))
+        if len(trick) < self.n_active:
+            self.turn = self.next_seat[s]
+            return saved, 0
+        for _, x in trick:
+            self.gone |= 1 << x
+        self.trick = []
+        self.turn = self.win_seat
+        self.rs.tricks_done += 1
+        return saved, 1 if self.win_seat in self.side else 0
+
+    def _unplay(self, s: int, c: int, saved):
+        """Takes back ``_play``'s card `c`, the search below it done (one cut short
+        leaves the hands and the packed holdings part-way: ``_race`` puts those back
+        from copies)."""
+        self.hands[s] |= 1 << c
+        fk, fx, _ = self.flip[s][c]
+        self.packed[fk] ^= fx
+        (self.lens, self.led, self.win_seat, self.win_card, self.turn, trick, cards,
+         self.gone, self.rs.tricks_done) = saved
+        trick[:] = cards
+        self.trick = trick
 
 
 # ---------------------------------------------------------------- the compiled copy
